@@ -1,0 +1,275 @@
+"""Confusion matrices: validated integer counts with class labels.
+
+Convention: ``counts[i, j]`` is the number of examples whose **true** class is ``labels[i]`` and
+whose **predicted** class is ``labels[j]`` (rows = true class, as in scikit-learn). The seeds
+(Brodersen et al. 2010, Carrillo et al. 2014) print matrices the other way round; pass
+``rows="predicted"`` to read such a matrix.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validate import as_label_sequence
+from .errors import BaccError
+
+__all__ = ["ConfusionMatrix", "as_confusion_matrix"]
+
+_MAX_COUNT = 2**62  # sums of counts stay exact in int64
+
+
+def _validate_counts(matrix) -> np.ndarray:
+    if isinstance(matrix, str | bytes):
+        raise BaccError("a confusion matrix must be a square 2-D array of counts, got a string")
+    try:
+        arr = np.asarray(matrix)
+    except (TypeError, ValueError) as exc:
+        raise BaccError(f"cannot read the confusion matrix as an array: {exc}") from None
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError):
+            raise BaccError(
+                "the confusion matrix must contain numbers only (rows of equal length)"
+            ) from None
+    if arr.dtype.kind not in "biuf":
+        raise BaccError(f"the confusion matrix must contain numbers, got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise BaccError(
+            f"a confusion matrix must be 2-D (classes x classes), got {arr.ndim}-D with shape {arr.shape}"
+        )
+    if arr.size == 0:
+        raise BaccError("the confusion matrix is empty")
+    if arr.shape[0] != arr.shape[1]:
+        raise BaccError(f"a confusion matrix must be square, got shape {arr.shape}")
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise BaccError(f"row {i} of the confusion matrix has a non-finite count ({arr[i, j]})")
+        if np.any(arr >= _MAX_COUNT):
+            raise BaccError(f"counts must be below {_MAX_COUNT:.3g}")
+        frac = arr != np.round(arr)
+        if frac.any():
+            i, j = np.argwhere(frac)[0]
+            raise BaccError(
+                f"row {i} of the confusion matrix has a non-integer count ({arr[i, j]!r}); counts must be whole numbers"
+            )
+    if np.any(arr < 0):
+        i, j = np.argwhere(arr < 0)[0]
+        raise BaccError(f"row {i} of the confusion matrix has a negative count ({arr[i, j]!r})")
+    out = arr.astype(np.int64)
+    if out.sum(dtype=object) >= _MAX_COUNT:
+        raise BaccError(f"the total count must be below {_MAX_COUNT:.3g}")
+    if out.sum() == 0:
+        raise BaccError("the confusion matrix has no examples (all counts are 0)")
+    return out
+
+
+def _validate_labels(labels, n: int) -> tuple:
+    if labels is None:
+        return tuple(range(n))
+    labs = tuple(as_label_sequence(labels, "labels"))
+    if len(labs) != n:
+        raise BaccError(f"labels has {len(labs)} entries but the matrix has {n} classes")
+    for lab in labs:
+        if not isinstance(lab, Hashable):
+            raise BaccError(f"labels must be hashable, got {lab!r}")
+    if len(set(labs)) != n:
+        raise BaccError("labels must be distinct")
+    return labs
+
+
+@dataclass(frozen=True, eq=False)
+class ConfusionMatrix:
+    """Counts of (true class, predicted class) pairs.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (l, l)
+        ``counts[i, j]`` = number of examples of true class ``labels[i]`` predicted as
+        ``labels[j]``. Build from the papers' orientation with
+        :meth:`from_matrix` ``(..., rows="predicted")``.
+    labels : sequence of hashable, optional
+        Class labels, in the order of the rows. Default ``0, 1, ..., l-1``.
+
+    Examples
+    --------
+    >>> import bacc
+    >>> cm = bacc.ConfusionMatrix([[42, 3], [6, 4]], labels=["neg", "pos"])
+    >>> cm.correct.tolist(), cm.support.tolist()
+    ([42, 4], [45, 10])
+    """
+
+    counts: np.ndarray
+    labels: tuple = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        counts = _validate_counts(self.counts)
+        counts.setflags(write=False)
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "labels", _validate_labels(self.labels, counts.shape[0]))
+
+    # -- constructors -------------------------------------------------------------------------
+    @classmethod
+    def from_matrix(cls, matrix, *, rows: str = "true", labels=None) -> ConfusionMatrix:
+        """Build from a square matrix whose rows are the true (default) or predicted classes.
+
+        Parameters
+        ----------
+        matrix : array_like, shape (l, l)
+        rows : {"true", "predicted"}
+            What the rows of ``matrix`` index. Brodersen et al. (2010) and Carrillo et al.
+            (2014) put predictions in rows (``rows="predicted"``); scikit-learn puts the true
+            class in rows (``rows="true"``).
+        labels : sequence, optional
+        """
+        if rows not in ("true", "predicted"):
+            raise BaccError(f"rows must be 'true' or 'predicted', got {rows!r}")
+        counts = _validate_counts(matrix)
+        if rows == "predicted":
+            counts = counts.T.copy()
+        return cls(counts, labels)
+
+    @classmethod
+    def from_predictions(cls, y_true, y_pred, *, labels=None) -> ConfusionMatrix:
+        """Count ``(y_true, y_pred)`` pairs.
+
+        Every label seen in ``y_true`` or ``y_pred`` is a class of the matrix (a label seen only
+        among the predictions is a class with no true examples). ``labels`` fixes the order and
+        may add classes never seen; a label outside ``labels`` is an error.
+        """
+        yt = as_label_sequence(y_true, "y_true")
+        yp = as_label_sequence(y_pred, "y_pred")
+        if len(yt) != len(yp):
+            raise BaccError(
+                f"y_true and y_pred must have the same length, got {len(yt)} and {len(yp)}"
+            )
+        if len(yt) == 0:
+            raise BaccError("y_true and y_pred are empty")
+        for name, seq in (("y_true", yt), ("y_pred", yp)):
+            for v in seq:
+                if v is None or (isinstance(v, float) and np.isnan(v)):
+                    raise BaccError(f"{name} contains a missing label ({v!r})")
+        if labels is None:
+            seen = list(dict.fromkeys(list(yt) + list(yp)))
+            try:
+                labs = tuple(sorted(seen))
+            except TypeError:
+                raise BaccError(
+                    "labels of mixed types cannot be ordered; pass labels= to fix the class order"
+                ) from None
+        else:
+            labs = _validate_labels(labels, len(as_label_sequence(labels, "labels")))
+        index = {lab: i for i, lab in enumerate(labs)}
+        try:
+            ti = np.fromiter((index[v] for v in yt), dtype=np.int64, count=len(yt))
+        except KeyError as exc:
+            raise BaccError(f"y_true contains the label {exc.args[0]!r}, which is not in labels") from None
+        try:
+            pi = np.fromiter((index[v] for v in yp), dtype=np.int64, count=len(yp))
+        except KeyError as exc:
+            raise BaccError(f"y_pred contains the label {exc.args[0]!r}, which is not in labels") from None
+        n = len(labs)
+        counts = np.bincount(ti * n + pi, minlength=n * n).reshape(n, n)
+        return cls(counts, labs)
+
+    @classmethod
+    def from_folds(cls, folds: Iterable, *, rows: str = "true", labels=None) -> ConfusionMatrix:
+        """Sum the confusion matrices of cross-validation folds (seed 000, section V).
+
+        The sum describes the *algorithm* (the procedure that trains a classifier on each
+        training set); a single fold's matrix describes one trained classifier.
+        """
+        mats = []
+        for i, f in enumerate(folds):
+            if isinstance(f, ConfusionMatrix):
+                m = f
+            else:
+                m = cls.from_matrix(f, rows=rows, labels=labels)
+            mats.append((i, m))
+        if not mats:
+            raise BaccError("from_folds needs at least one fold")
+        first = mats[0][1]
+        for i, m in mats[1:]:
+            if m.labels != first.labels:
+                raise BaccError(
+                    f"fold {i} has labels {m.labels!r}, fold 0 has {first.labels!r}; folds must share classes"
+                )
+        total = sum((m.counts.astype(object) for _, m in mats), start=0)
+        return cls(np.asarray(total, dtype=np.int64), first.labels)
+
+    # -- derived quantities ------------------------------------------------------------------
+    @property
+    def n_classes(self) -> int:
+        """Number of classes ``l``."""
+        return self.counts.shape[0]
+
+    @property
+    def correct(self) -> np.ndarray:
+        """Correct predictions per true class, ``k_i`` (the diagonal)."""
+        return np.diag(self.counts).copy()
+
+    @property
+    def support(self) -> np.ndarray:
+        """Examples per true class, ``n_i`` (row sums)."""
+        return self.counts.sum(axis=1)
+
+    @property
+    def predicted(self) -> np.ndarray:
+        """Predictions per class (column sums)."""
+        return self.counts.sum(axis=0)
+
+    @property
+    def total(self) -> int:
+        """Number of examples ``n``."""
+        return int(self.counts.sum())
+
+    @property
+    def total_correct(self) -> int:
+        """Number of correct predictions ``k``."""
+        return int(np.trace(self.counts))
+
+    def relabel(self, order: Sequence[int]) -> ConfusionMatrix:
+        """Return the same matrix with classes permuted: new class ``i`` is old ``order[i]``."""
+        order = list(order)
+        if sorted(order) != list(range(self.n_classes)):
+            raise BaccError(f"order must be a permutation of 0..{self.n_classes - 1}")
+        idx = np.asarray(order)
+        return ConfusionMatrix(self.counts[np.ix_(idx, idx)], tuple(self.labels[i] for i in order))
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able description: labels and counts (rows = true class)."""
+        return {"labels": [_jsonable(x) for x in self.labels], "counts": self.counts.tolist()}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        return self.labels == other.labels and np.array_equal(self.counts, other.counts)
+
+    def __hash__(self) -> int:
+        return hash((self.labels, self.counts.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r})"
+
+
+def _jsonable(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, str | numbers.Number | bool) or x is None:
+        return x
+    return str(x)
+
+
+def as_confusion_matrix(obj, *, rows: str = "true", labels=None) -> ConfusionMatrix:
+    """Return ``obj`` as a :class:`ConfusionMatrix` (matrices are read with ``rows``)."""
+    if isinstance(obj, ConfusionMatrix):
+        if labels is not None and tuple(labels) != obj.labels:
+            raise BaccError("labels= disagrees with the labels of the given ConfusionMatrix")
+        return obj
+    return ConfusionMatrix.from_matrix(obj, rows=rows, labels=labels)
