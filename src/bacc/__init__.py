@@ -6,8 +6,33 @@ classifiers (Brodersen et al. 2010; Carrillo, Brodersen & Castellanos 2014).
 
 from __future__ import annotations
 
+from . import metrics
 from .confusion import ConfusionMatrix
+from .distributions import BetaSum
 from .errors import BaccError, BaccWarning
+from .evaluation import ClassResult, Evaluation, PosteriorSummary, evaluate
+from .posterior import (
+    BalancedAccuracyPosterior,
+    BetaPosterior,
+    posterior_accuracy,
+    posterior_balanced_accuracy,
+    posterior_class_accuracies,
+)
 
-__all__ = ["BaccError", "BaccWarning", "ConfusionMatrix"]
+__all__ = [
+    "BaccError",
+    "BaccWarning",
+    "BalancedAccuracyPosterior",
+    "BetaPosterior",
+    "BetaSum",
+    "ClassResult",
+    "ConfusionMatrix",
+    "Evaluation",
+    "PosteriorSummary",
+    "evaluate",
+    "metrics",
+    "posterior_accuracy",
+    "posterior_balanced_accuracy",
+    "posterior_class_accuracies",
+]
 __version__ = "0.1.0"

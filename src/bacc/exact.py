@@ -369,10 +369,8 @@ class ExactInterval:
                     f"{100 * self.per_bound_confidence:.6g}%):"
                 )
             else:
-                lines.append(
-                    f"  per class (Clopper-Pearson, each at {100 * self.per_class[0].confidence:.6g}%"
-                    ", for reference):"
-                )
+                each = 100 * self.per_class[0].confidence
+                lines.append(f"  per class (Clopper-Pearson, each at {each:.6g}%, for reference):")
             lines += _class_table(self.per_class, d)
         return "\n".join(lines)
 

@@ -1,0 +1,474 @@
+"""Coverage simulator: how often does each interval method keep its promise?
+
+Draw many test sets from a known truth (class sizes ``n_i`` and class accuracies ``p_i``:
+``k_i ~ Binomial(n_i, p_i)``, independent), apply each interval method to every simulated
+confusion matrix and count how often the interval contains the true balanced accuracy
+``sum_i w_i p_i`` (or accuracy ``sum_i n_i p_i / sum_i n_i``). A method "sold as exact" must
+reach the nominal confidence (seed 004: "the computed upper bounds will in fact be larger than
+the respective classifiers' true accuracies in 95% of these encountered cases").
+
+Everything is vectorised over simulations: all ``k_i`` are drawn at once, and every method is
+computed once per *distinct* count (per class, at most ``n_i + 1`` of them; for the posterior and
+the Buehler bound, per distinct outcome), then mapped back to the simulations.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._beta import beta_isf, beta_ppf
+from ._validate import check_confidence, check_prior, check_weights
+from .approx import balanced_wald, jeffreys_bounds, wald_bounds, wilson_bounds
+from .confusion import ConfusionMatrix
+from .errors import BaccError
+from .exact import (
+    _BUEHLER_MAX_SUPPORT,
+    buehler_bounds,
+    check_metric,
+    check_sides,
+    cp_bounds,
+    per_bound_alpha,
+    tail_level,
+)
+
+__all__ = ["COVERAGE_METHODS", "CoverageResult", "MethodCoverage", "coverage"]
+
+#: Methods with guaranteed coverage (frequentist exact).
+EXACT_COVERAGE_METHODS = ("union", "sidak", "buehler", "clopper-pearson")
+#: All named methods of :func:`coverage`.
+COVERAGE_METHODS = EXACT_COVERAGE_METHODS + ("wald", "wilson", "jeffreys", "bayes")
+
+_PER_CLASS = {
+    "clopper-pearson": cp_bounds,
+    "union": cp_bounds,
+    "sidak": cp_bounds,
+    "wald": wald_bounds,
+    "wilson": wilson_bounds,
+    "jeffreys": jeffreys_bounds,
+}
+
+
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MethodCoverage:
+    """Simulated frequentist behaviour of one interval method.
+
+    Attributes
+    ----------
+    method : str
+    exact : bool
+        The method claims coverage >= nominal for every truth.
+    coverage : float
+        Share of simulated test sets whose interval contains the truth.
+    mc_se : float
+        Monte Carlo standard error of ``coverage``, ``sqrt(c (1 - c) / n_sim)``.
+    mean_width : float
+        Mean of ``upper - lower``.
+    share_outside : float
+        Share of intervals that leave [0, 1].
+    miss_low : float
+        Share with the truth below the interval (lower bound too high).
+    miss_high : float
+        Share with the truth above the interval (upper bound too low).
+    seconds : float
+        Time spent computing this method's intervals.
+    """
+
+    method: str
+    exact: bool
+    coverage: float
+    mc_se: float
+    mean_width: float
+    share_outside: float
+    miss_low: float
+    miss_high: float
+    seconds: float
+
+    def keeps_promise(self, confidence: float, n_se: float = 3.0) -> bool:
+        """True if ``coverage >= confidence - n_se * mc_se``."""
+        se = max(self.mc_se, math.sqrt(confidence * (1 - confidence) / 1e12))
+        return self.coverage >= confidence - n_se * se
+
+    def to_dict(self) -> dict:
+        """JSON-able dictionary."""
+        return {
+            "method": self.method,
+            "exact": bool(self.exact),
+            "coverage": float(self.coverage),
+            "mc_se": float(self.mc_se),
+            "mean_width": float(self.mean_width),
+            "share_outside": float(self.share_outside),
+            "miss_low": float(self.miss_low),
+            "miss_high": float(self.miss_high),
+            "seconds": float(self.seconds),
+        }
+
+
+@dataclass(frozen=True)
+class CoverageResult:
+    """Result of :func:`coverage`: one :class:`MethodCoverage` per method.
+
+    Index by method name: ``result["union"].coverage``.
+    """
+
+    methods: tuple[MethodCoverage, ...]
+    class_sizes: tuple[int, ...]
+    true_class_accuracies: tuple[float, ...]
+    true_value: float
+    confidence: float
+    n_sim: int
+    sides: str
+    metric: str
+    weights: tuple[float, ...]
+
+    def __getitem__(self, name: str) -> MethodCoverage:
+        for m in self.methods:
+            if m.method == name:
+                return m
+        raise KeyError(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Method names, in order."""
+        return tuple(m.method for m in self.methods)
+
+    def to_dict(self) -> dict:
+        """JSON-able dictionary."""
+        return {
+            "class_sizes": [int(n) for n in self.class_sizes],
+            "true_class_accuracies": [float(p) for p in self.true_class_accuracies],
+            "true_value": float(self.true_value),
+            "confidence": float(self.confidence),
+            "n_sim": int(self.n_sim),
+            "sides": self.sides,
+            "metric": self.metric,
+            "weights": [float(w) for w in self.weights],
+            "methods": [m.to_dict() for m in self.methods],
+        }
+
+    def __str__(self) -> str:
+        what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
+        sides = {"two": "two-sided", "lower": "one-sided lower", "upper": "one-sided upper"}
+        head = (
+            f"Coverage of {100 * self.confidence:.6g}% {sides[self.sides]} intervals for the "
+            f"{what} = {self.true_value:.6g}\n"
+            f"  class sizes {list(self.class_sizes)}, class accuracies "
+            f"{[float(p) for p in self.true_class_accuracies]}, {self.n_sim} simulated test sets"
+        )
+        rows = [
+            head,
+            f"  {'method':<17}{'kind':<8}{'coverage':>10}{'+- MC se':>10}{'mean width':>12}"
+            f"{'outside [0,1]':>15}  verdict",
+        ]
+        for m in self.methods:
+            ok = m.keeps_promise(self.confidence)
+            verdict = "keeps nominal" if ok else "FALLS SHORT"
+            rows.append(
+                f"  {m.method:<17}{'exact' if m.exact else 'approx':<8}{m.coverage:>10.4f}"
+                f"{m.mc_se:>10.4f}{m.mean_width:>12.4f}{m.share_outside:>15.4f}  {verdict}"
+            )
+        return "\n".join(rows)
+
+
+# ----------------------------------------------------------------------------------------------
+def _tabulate(k_col: np.ndarray, n_i: int, fn: Callable) -> tuple[np.ndarray, np.ndarray]:
+    """Apply ``fn(values, n_i) -> (lo, hi)`` once per distinct count of one class."""
+    if n_i <= 4 * k_col.size + 1024:
+        present = np.flatnonzero(np.bincount(k_col, minlength=n_i + 1))
+        lo_t = np.zeros(n_i + 1)
+        hi_t = np.ones(n_i + 1)
+        lo_t[present], hi_t[present] = fn(present, n_i)
+        return lo_t[k_col], hi_t[k_col]
+    uniq, inv = np.unique(k_col, return_inverse=True)
+    lo_u, hi_u = fn(uniq, n_i)
+    return np.asarray(lo_u)[inv], np.asarray(hi_u)[inv]
+
+
+def _averaged(k, n, w, alpha, sides, kernel) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted average of per-class bounds (union construction, seed 004)."""
+    lower = np.zeros(k.shape[0])
+    upper = np.zeros(k.shape[0])
+    def per_class(v, ni):
+        return kernel(v, ni, alpha, sides)
+
+    for i in range(k.shape[1]):
+        lo, hi = _tabulate(k[:, i], int(n[i]), per_class)
+        lower += w[i] * lo
+        upper += w[i] * hi
+    return lower, upper
+
+
+def _distinct_rows(k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if k.shape[1] == 2:
+        key = k[:, 0].astype(np.int64) * (int(k[:, 1].max()) + 1) + k[:, 1]
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        return k[first], inv.ravel()
+    rows, inv = np.unique(k, axis=0, return_inverse=True)
+    return rows, inv.ravel()
+
+
+def _bayes_balanced(k, n, w, confidence, sides, prior) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        from .posterior import posterior_balanced_accuracy
+    except ImportError as exc:  # pragma: no cover - depends on the build
+        raise BaccError(f"method 'bayes' needs bacc.posterior ({exc})") from None
+    rows, inv = _distinct_rows(k)
+    m = k.shape[1]
+    lo_u = np.empty(rows.shape[0])
+    hi_u = np.empty(rows.shape[0])
+    for r, kr in enumerate(rows):
+        counts = np.zeros((m, m), dtype=np.int64)
+        counts[np.arange(m), np.arange(m)] = kr
+        counts[np.arange(m), (np.arange(m) + 1) % m] += n - kr
+        post = posterior_balanced_accuracy(ConfusionMatrix(counts), prior=prior, weights=w)
+        if sides == "two":
+            lo_u[r], hi_u[r] = post.interval(confidence)
+        elif sides == "lower":
+            lo_u[r], hi_u[r] = float(post.ppf(1.0 - confidence)), 1.0
+        else:
+            lo_u[r], hi_u[r] = 0.0, float(post.isf(1.0 - confidence))
+    return lo_u[inv], hi_u[inv]
+
+
+def _bayes_accuracy(kt, nt, alpha, sides, prior) -> tuple[np.ndarray, np.ndarray]:
+    a0, b0 = prior
+
+    def fn(v, ni):
+        v = np.asarray(v, dtype=float)
+        lo = beta_ppf(alpha, v + a0, ni - v + b0) if sides != "upper" else np.zeros(v.shape)
+        hi = beta_isf(alpha, v + a0, ni - v + b0) if sides != "lower" else np.ones(v.shape)
+        return lo, hi
+
+    return _tabulate(kt, nt, fn)
+
+
+def _buehler_sim(k, n, w, alpha, sides) -> tuple[np.ndarray, np.ndarray]:
+    if k.shape[1] != 2:
+        raise BaccError("method 'buehler' is implemented for two classes")
+    if n.max() > _BUEHLER_MAX_SUPPORT:
+        raise BaccError(f"method 'buehler' needs at most {_BUEHLER_MAX_SUPPORT} examples per class")
+    rows, inv = _distinct_rows(k)
+    lo_u = np.empty(rows.shape[0])
+    hi_u = np.empty(rows.shape[0])
+    cache: dict = {}
+    for r, kr in enumerate(rows):
+        # with equal weights the bound depends on the statistic k1 n2 + k2 n1 only
+        key = int(kr[0]) * int(n[1]) + int(kr[1]) * int(n[0]) if w[0] == w[1] else tuple(kr)
+        if key not in cache:
+            cache[key] = buehler_bounds(kr, n, w, alpha, sides)
+        lo_u[r], hi_u[r] = cache[key]
+    est = (k / n) @ w
+    return np.minimum(lo_u[inv], est), np.maximum(hi_u[inv], est)
+
+
+def _intervals(method, k, n, w, confidence, sides, metric, prior):
+    alpha = tail_level(confidence, sides)
+    m = k.shape[1]
+    if callable(method):
+        lo, hi = method(k, n, confidence, sides)
+        return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    if metric == "accuracy":
+        kt = k.sum(axis=1)
+        nt = int(n.sum())
+        if method == "bayes":
+            a0, b0 = prior
+            if np.ndim(a0) or np.ndim(b0):
+                raise BaccError("method 'bayes' for the accuracy needs one prior pair (a, b)")
+            return _bayes_accuracy(kt, nt, alpha, sides, (float(a0), float(b0)))
+        kernel = _PER_CLASS["clopper-pearson" if method in EXACT_COVERAGE_METHODS else method]
+        return _tabulate(kt, nt, lambda v, ni: kernel(v, ni, alpha, sides))
+    if method in ("union", "sidak"):
+        a = per_bound_alpha(confidence, m, sides, method)
+        return _averaged(k, n, w, a, sides, cp_bounds)
+    if method in ("wilson", "jeffreys"):
+        a = per_bound_alpha(confidence, m, sides, "union")
+        return _averaged(k, n, w, a, sides, _PER_CLASS[method])
+    if method == "wald":
+        return balanced_wald(k, n, w, alpha, sides)
+    if method == "buehler":
+        return _buehler_sim(k, n, w, alpha, sides)
+    if method == "bayes":
+        return _bayes_balanced(k, n, w, confidence, sides, prior)
+    raise BaccError(  # pragma: no cover - names are checked before
+        f"method {method!r} is not available for the balanced accuracy"
+    )
+
+
+def _check_methods(methods, metric: str) -> list:
+    if isinstance(methods, str) or callable(methods):
+        methods = [methods]
+    try:
+        methods = list(methods)
+    except TypeError:
+        raise BaccError(
+            f"methods must be a method name or a list of them, got {methods!r}"
+        ) from None
+    if not methods:
+        raise BaccError("methods is empty; name at least one method")
+    for m in methods:
+        if callable(m):
+            continue
+        if not isinstance(m, str) or m not in COVERAGE_METHODS:
+            choices = ", ".join(repr(x) for x in COVERAGE_METHODS)
+            raise BaccError(f"unknown coverage method {m!r}; choose from {choices} or a callable")
+        if metric == "balanced_accuracy" and m == "clopper-pearson":
+            raise BaccError(
+                "method 'clopper-pearson' is for metric='accuracy'; for the balanced accuracy "
+                "use 'union', 'sidak' or 'buehler'"
+            )
+    names = [_name(m) for m in methods]
+    if len(set(names)) != len(names):
+        raise BaccError(f"methods must be distinct, got {names!r}")
+    return methods
+
+
+def _name(m) -> str:
+    return m if isinstance(m, str) else getattr(m, "__name__", repr(m))
+
+
+def _check_truth(class_sizes, true_class_accuracies) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        n = np.asarray(class_sizes)
+        p = np.asarray(true_class_accuracies, dtype=float)
+    except (TypeError, ValueError):
+        raise BaccError(
+            "class_sizes and true_class_accuracies must be sequences of numbers"
+        ) from None
+    if n.ndim != 1 or n.size == 0:
+        raise BaccError(f"class_sizes must be a non-empty 1-D sequence, got shape {n.shape}")
+    if n.dtype.kind not in "iuf" or np.any(n != np.round(n)) or np.any(n < 1):
+        raise BaccError(f"class_sizes must be whole numbers >= 1, got {class_sizes!r}")
+    if p.shape != n.shape:
+        raise BaccError(
+            f"true_class_accuracies needs one value per class ({n.size}), got shape {p.shape}"
+        )
+    if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise BaccError(f"true_class_accuracies must lie in [0, 1], got {true_class_accuracies!r}")
+    return n.astype(np.int64), p
+
+
+def coverage(
+    methods: str | Callable | Sequence,
+    class_sizes: Sequence[int],
+    true_class_accuracies: Sequence[float],
+    confidence: float = 0.95,
+    n_sim: int = 100_000,
+    random_state=None,
+    *,
+    metric: str = "balanced_accuracy",
+    sides: str = "two",
+    weights=None,
+    prior=(1.0, 1.0),
+) -> CoverageResult:
+    """Simulate test sets from a known truth and measure each interval method's coverage.
+
+    Parameters
+    ----------
+    methods : str, callable or sequence of them
+        Named methods: ``"union"``, ``"sidak"``, ``"buehler"`` (exact, balanced accuracy),
+        ``"clopper-pearson"`` (exact, accuracy), ``"wald"``, ``"wilson"``, ``"jeffreys"``
+        (approximate; see :mod:`bacc.approx`) and ``"bayes"`` (central credible interval of the
+        posterior, ``bacc.posterior_balanced_accuracy(...).interval(confidence)``). A callable
+        ``f(k, n, confidence, sides) -> (lower, upper)`` receives the simulated correct counts
+        ``k`` (int array, shape (n_sim, l)) and the class sizes ``n`` (shape (l,)).
+    class_sizes : sequence of int
+        Test examples per class ``n_i`` (>= 1).
+    true_class_accuracies : sequence of float
+        True class accuracies ``p_i`` in [0, 1].
+    confidence : float
+        Nominal coverage of the intervals.
+    n_sim : int
+        Number of simulated test sets.
+    random_state : None, int or numpy.random.Generator
+        Seed or generator for :func:`numpy.random.default_rng`.
+    metric : {"balanced_accuracy", "accuracy"}
+        Target: ``sum w_i p_i`` or the accuracy ``sum n_i p_i / sum n_i`` (class sizes fixed).
+    sides : {"two", "lower", "upper"}
+    weights : array_like, optional
+        Class weights of the balanced accuracy (default equal).
+    prior : pair or sequence of pairs
+        Beta prior of ``"bayes"`` (default flat).
+
+    Returns
+    -------
+    CoverageResult
+        Per method: coverage with its Monte Carlo standard error, mean width, share of intervals
+        leaving [0, 1], and the two kinds of miss.
+
+    Notes
+    -----
+    ``k_i ~ Binomial(n_i, p_i)`` independently (the sampling model of seeds 000 and 004). Exact
+    and table-based methods cost one evaluation per distinct count per class, so the simulation
+    runs at millions of test sets per second; ``"bayes"`` and ``"buehler"`` cost one evaluation
+    per distinct outcome.
+
+    Examples
+    --------
+    >>> from bacc.coverage import coverage
+    >>> r = coverage(["union", "wald"], [20, 20], [0.99, 0.99], n_sim=20000, random_state=0)
+    >>> r["union"].coverage >= 0.95, r["wald"].coverage < 0.95
+    (True, True)
+    """
+    c = check_confidence(confidence)
+    check_metric(metric)
+    check_sides(sides)
+    meths = _check_methods(methods, metric)
+    n, p = _check_truth(class_sizes, true_class_accuracies)
+    if isinstance(n_sim, bool) or not isinstance(n_sim, numbers.Integral) or n_sim < 1:
+        raise BaccError(f"n_sim must be a positive whole number, got {n_sim!r}")
+    w = check_weights(weights, n.size)
+    if any(m == "bayes" for m in meths if isinstance(m, str)):
+        a0, b0 = check_prior(prior, n.size)
+        pr = prior if metric == "balanced_accuracy" else (a0[0], b0[0])
+    else:
+        pr = prior
+    try:
+        rng = np.random.default_rng(random_state)
+    except (TypeError, ValueError):
+        raise BaccError(
+            f"random_state must be None, an int or a Generator, got {random_state!r}"
+        ) from None
+
+    truth = float(w @ p) if metric == "balanced_accuracy" else float(n @ p / n.sum())
+    k = rng.binomial(n, p, size=(int(n_sim), n.size))
+
+    results = []
+    for meth in meths:
+        t0 = time.perf_counter()
+        lo, hi = _intervals(meth, k, n, w, c, sides, metric, pr)
+        secs = time.perf_counter() - t0
+        lo = np.broadcast_to(np.asarray(lo, dtype=float), (int(n_sim),))
+        hi = np.broadcast_to(np.asarray(hi, dtype=float), (int(n_sim),))
+        low = lo > truth
+        high = hi < truth
+        cov = 1.0 - float(np.mean(low | high))
+        results.append(
+            MethodCoverage(
+                method=_name(meth),
+                exact=isinstance(meth, str) and meth in EXACT_COVERAGE_METHODS,
+                coverage=cov,
+                mc_se=math.sqrt(cov * (1.0 - cov) / n_sim),
+                mean_width=float(np.mean(hi - lo)),
+                share_outside=float(np.mean((lo < 0) | (hi > 1))),
+                miss_low=float(np.mean(low)),
+                miss_high=float(np.mean(high)),
+                seconds=secs,
+            )
+        )
+    return CoverageResult(
+        methods=tuple(results),
+        class_sizes=tuple(int(x) for x in n),
+        true_class_accuracies=tuple(float(x) for x in p),
+        true_value=truth,
+        confidence=c,
+        n_sim=int(n_sim),
+        sides=sides,
+        metric=metric,
+        weights=tuple(float(x) for x in w),
+    )
