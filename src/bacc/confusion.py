@@ -50,18 +50,19 @@ def _validate_counts(matrix) -> np.ndarray:
         bad = ~np.isfinite(arr)
         if bad.any():
             i, j = np.argwhere(bad)[0]
-            raise BaccError(f"row {i} of the confusion matrix has a non-finite count ({arr[i, j]})")
+            raise BaccError(f"row {i} of the confusion matrix has a non-finite count ({arr[i, j].item()})")
         if np.any(arr >= _MAX_COUNT):
             raise BaccError(f"counts must be below {_MAX_COUNT:.3g}")
         frac = arr != np.round(arr)
         if frac.any():
             i, j = np.argwhere(frac)[0]
             raise BaccError(
-                f"row {i} of the confusion matrix has a non-integer count ({arr[i, j]!r}); counts must be whole numbers"
+                f"row {i} of the confusion matrix has a non-integer count ({arr[i, j].item()!r}); "
+                "counts must be whole numbers"
             )
     if np.any(arr < 0):
         i, j = np.argwhere(arr < 0)[0]
-        raise BaccError(f"row {i} of the confusion matrix has a negative count ({arr[i, j]!r})")
+        raise BaccError(f"row {i} of the confusion matrix has a negative count ({arr[i, j].item()!r})")
     out = arr.astype(np.int64)
     if out.sum(dtype=object) >= _MAX_COUNT:
         raise BaccError(f"the total count must be below {_MAX_COUNT:.3g}")

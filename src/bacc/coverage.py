@@ -253,16 +253,14 @@ def _buehler_sim(k, n, w, alpha, sides) -> tuple[np.ndarray, np.ndarray]:
         raise BaccError("method 'buehler' is implemented for two classes")
     if n.max() > _BUEHLER_MAX_SUPPORT:
         raise BaccError(f"method 'buehler' needs at most {_BUEHLER_MAX_SUPPORT} examples per class")
-    rows, inv = _distinct_rows(k)
-    lo_u = np.empty(rows.shape[0])
-    hi_u = np.empty(rows.shape[0])
-    cache: dict = {}
-    for r, kr in enumerate(rows):
-        # with equal weights the bound depends on the statistic k1 n2 + k2 n1 only
-        key = int(kr[0]) * int(n[1]) + int(kr[1]) * int(n[0]) if w[0] == w[1] else tuple(kr)
-        if key not in cache:
-            cache[key] = buehler_bounds(kr, n, w, alpha, sides)
-        lo_u[r], hi_u[r] = cache[key]
+    if w[0] == w[1]:
+        # the bound depends on the statistic k1 n2 + k2 n1 only
+        key = k[:, 0].astype(np.int64) * int(n[1]) + k[:, 1].astype(np.int64) * int(n[0])
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        rows, inv = k[first], inv.ravel()
+    else:
+        rows, inv = _distinct_rows(k)
+    lo_u, hi_u = buehler_bounds(rows, n, w, alpha, sides)
     est = (k / n) @ w
     return np.minimum(lo_u[inv], est), np.maximum(hi_u[inv], est)
 

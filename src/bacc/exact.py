@@ -662,132 +662,210 @@ def _log_binom_coef(n: int) -> np.ndarray:
 def _pmf_rows(theta: np.ndarray, n: int, lgc: np.ndarray) -> np.ndarray:
     """Binomial(n, theta_r) pmf for each entry of ``theta``: shape (len(theta), n + 1)."""
     j = np.arange(n + 1, dtype=float)
-    t = theta[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        logp = lgc + sc.xlogy(j, t) + sc.xlog1py(n - j, -t)
-    return np.exp(logp)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        lt = np.log(theta)[:, None]
+        l1t = np.log1p(-theta)[:, None]
+        out = lgc + j * lt
+        out += (n - j) * l1t
+        np.exp(out, out=out)
+    # theta = 0 or 1 (0 * log 0 is nan above): a point mass
+    edge = (theta <= 0.0) | (theta >= 1.0)
+    if edge.any():
+        out[edge] = 0.0
+        e = np.flatnonzero(edge)
+        out[e, np.where(theta[e] <= 0.0, 0, n)] = 1.0
+    return out
+
+
+_CHUNK = 1 << 21  # pmf terms per vectorised block
 
 
 class _TailProb:
-    """``G(x, y) = P(w1 K1/n1 + w2 K2/n2 >= t_obs)`` with ``K1 ~ Bin(n1, x)``, ``K2 ~ Bin(n2, y)``.
+    """``G_b(x, y) = P(w1 K1/n1 + w2 K2/n2 >= t_b)``, ``K1 ~ Bin(n1, x)``, ``K2 ~ Bin(n2, y)``.
 
-    The event is ``{K2 >= c[K1]}`` with ``c`` non-increasing, i.e. ``{K1 >= J[K2]}`` with
-    ``J[k2] = min {j : c[j] <= k2}``; it is an upper set in both counts, so ``G`` is
-    non-decreasing in ``x`` and in ``y``, and ``G(x, y) = sum_k2 pmf2(k2; y) SF1(J[k2]; x)``.
+    One statistic ``t_b`` per observed outcome ``k[b]`` (a batch). The event is
+    ``{K2 >= c_b[K1]}`` with ``c_b`` non-increasing, i.e. ``{K1 >= J_b[K2]}`` with
+    ``J_b[k2] = #{j : c_b[j] > k2}``; it is an upper set in both counts, so ``G_b`` is
+    non-decreasing in ``x`` and in ``y``, and ``G_b(x, y) = sum_k2 pmf2(k2; y) SF1(J_b[k2]; x)``.
+    Points are passed flat, with ``b`` naming the outcome of each point.
     """
 
-    def __init__(self, k, n, w) -> None:
+    def __init__(self, k: np.ndarray, n, w) -> None:
+        k = np.atleast_2d(np.asarray(k, dtype=np.int64))
         self.n1, self.n2 = int(n[0]), int(n[1])
         self.w1, self.w2 = float(w[0]), float(w[1])
         self.lgc1, self.lgc2 = _log_binom_coef(self.n1), _log_binom_coef(self.n2)
-        j = np.arange(self.n1 + 1, dtype=np.int64)
+        j = np.arange(self.n1 + 1, dtype=np.int64)[None, :]
         if self.w1 == self.w2:
-            # integers: j/n1 + k2/n2 >= k1o/n1 + k2o/n2  <=>  k2 n1 >= k1o n2 + k2o n1 - j n2
-            num = int(k[0]) * self.n2 + int(k[1]) * self.n1 - j * self.n2
+            # integers: j/n1 + k2/n2 >= k1/n1 + k2o/n2  <=>  k2 n1 >= k1 n2 + k2o n1 - j n2
+            num = k[:, :1] * self.n2 + k[:, 1:] * self.n1 - j * self.n2
             c = -((-num) // self.n1)
         else:
             # float with a tolerance that can only enlarge the event (a larger p-value)
-            t = self.w1 * k[0] / self.n1 + self.w2 * k[1] / self.n2
+            t = self.w1 * k[:, :1] / self.n1 + self.w2 * k[:, 1:] / self.n2
             c = np.ceil(self.n2 * (t - self.w1 * j / self.n1) / self.w2 - 1e-9).astype(np.int64)
-        c = np.minimum.accumulate(np.clip(c, 0, self.n2 + 1))  # guard monotonicity
-        # J[k2] = number of j with c[j] > k2 (a prefix, as c is non-increasing), in 0..n1+1
-        self.J = np.searchsorted(-c, -np.arange(self.n2 + 1), side="left")
+        c = np.minimum.accumulate(np.clip(c, 0, self.n2 + 1), axis=1)
+        nb = k.shape[0]
+        hist = np.bincount(
+            (np.arange(nb)[:, None] * (self.n2 + 2) + c).ravel(), minlength=nb * (self.n2 + 2)
+        ).reshape(nb, self.n2 + 2)
+        # J[b, k2] = #{j : c[b, j] > k2} = sum of hist[b, v] over v > k2
+        self.J = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1][:, 1:]
 
-    def x_part(self, x: np.ndarray) -> np.ndarray:
-        """``SF1(J[k2]; x)`` for each x: shape (len(x), n2 + 1)."""
+    def _rows(self) -> int:
+        return max(1, _CHUNK // (self.n1 + self.n2 + 2))
+
+    def x_part(self, x: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """``SF1(J_b[k2]; x)`` per point: shape (len(x), n2 + 1)."""
         p1 = _pmf_rows(x, self.n1, self.lgc1)
         sf1 = np.zeros((x.size, self.n1 + 2))
         sf1[:, : self.n1 + 1] = np.cumsum(p1[:, ::-1], axis=1)[:, ::-1]
         np.minimum(sf1, 1.0, out=sf1)
-        return sf1[:, self.J]
+        return np.take_along_axis(sf1, self.J[b], axis=1)
 
     def with_x_part(self, xp: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.einsum("ij,ij->i", _pmf_rows(y, self.n2, self.lgc2), xp)
 
-    def __call__(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return self.with_x_part(self.x_part(x), y)
+    def __call__(self, x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = np.empty(x.size)
+        r = self._rows()
+        for s in range(0, x.size, r):
+            sl = slice(s, s + r)
+            out[sl] = self.with_x_part(self.x_part(x[sl], b[sl]), y[sl])
+        return out
 
-    def root_y(self, x: np.ndarray, alpha: float, iters: int = 36) -> np.ndarray:
-        """Smallest ``y`` with ``G(x, y) >= alpha`` for each ``x`` (``inf`` where none)."""
-        xp = self.x_part(x)
-        lo = np.zeros_like(x)
-        hi = np.ones_like(x)
-        g1 = self.with_x_part(xp, hi)
-        g0 = self.with_x_part(xp, lo)
-        for _ in range(iters):
-            mid = 0.5 * (lo + hi)
-            up = self.with_x_part(xp, mid) >= alpha
-            hi = np.where(up, mid, hi)
-            lo = np.where(up, lo, mid)
-        out = np.where(g0 >= alpha, 0.0, hi)
-        return np.where(g1 < alpha, np.inf, out)
+    def root_y(self, x: np.ndarray, b: np.ndarray, alpha: float, iters: int = 60) -> np.ndarray:
+        """Approximately the smallest ``y`` with ``G_b(x, y) >= alpha`` (``inf`` where none).
+
+        Six bisection steps, then Newton steps kept inside the bisection bracket.
+        """
+        out = np.empty(x.size)
+        r = self._rows()
+        k2 = np.arange(self.n2 + 1, dtype=float)[None, :]
+        for s in range(0, x.size, r):
+            xp = self.x_part(x[s : s + r], b[s : s + r])
+            g1 = self.with_x_part(xp, np.ones(xp.shape[0]))
+            g0 = self.with_x_part(xp, np.zeros(xp.shape[0]))
+            res = np.where(g1 < alpha, np.inf, 0.0)
+            act = np.flatnonzero((g1 >= alpha) & (g0 < alpha))
+            xp = xp[act]
+            lo = np.zeros(act.size)
+            hi = np.ones(act.size)
+            y = np.full(act.size, 0.5)
+            for it in range(iters):
+                p2 = _pmf_rows(y, self.n2, self.lgc2)
+                g = np.einsum("ij,ij->i", p2, xp)
+                up = g >= alpha
+                hi = np.where(up, y, hi)
+                lo = np.where(up, lo, y)
+                if it < 6:
+                    y = 0.5 * (lo + hi)
+                    continue
+                with np.errstate(all="ignore"):
+                    dg = np.einsum("ij,ij->i", p2 * (k2 - self.n2 * y[:, None]), xp) / (
+                        y * (1.0 - y)
+                    )
+                    yn = y - (g - alpha) / dg
+                step_bad = ~np.isfinite(yn) | (yn <= lo) | (yn >= hi)
+                yn = np.where(step_bad, 0.5 * (lo + hi), yn)
+                done = (np.abs(yn - y) <= 1e-13) | (hi - lo <= 1e-13)
+                y = yn
+                if done.all():
+                    break
+            res[act] = y
+            out[s : s + r] = res
+        return out
 
 
-def _buehler_candidate(G: _TailProb, alpha: float) -> float:
-    """Approximate ``min {w1 x + w2 y : G(x, y) >= alpha}`` by grids refined around the best."""
-    w1, w2 = G.w1, G.w2
-    x = np.linspace(0.0, 1.0, 129)
-    best = math.inf
+def _buehler_candidate(G: _TailProb, alpha: float, idx: np.ndarray) -> np.ndarray:
+    """Approximate ``min {w1 x + w2 y : G_b(x, y) >= alpha}`` for each outcome ``b`` in ``idx``,
+    on grids refined around the best point (no guarantee; the certificate provides that)."""
+    nb = idx.size
+    x = np.tile(np.linspace(0.0, 1.0, 129), (nb, 1))
+    best = np.full(nb, np.inf)
     width = 1.0
+    rows = np.arange(nb)
     for _ in range(4):
-        y = G.root_y(x, alpha)
-        f = w1 * x + w2 * y
-        i = int(np.argmin(f))
-        best = min(best, float(f[i]))
-        width = width / 32.0
-        x = np.clip(np.linspace(x[i] - 2 * width, x[i] + 2 * width, 65), 0.0, 1.0)
+        m = x.shape[1]
+        y = G.root_y(x.ravel(), np.repeat(idx, m), alpha).reshape(nb, m)
+        f = G.w1 * x + G.w2 * y
+        i = np.argmin(f, axis=1)
+        best = np.minimum(best, f[rows, i])
+        width /= 32.0
+        xc = x[rows, i]
+        x = np.clip(xc[:, None] + np.linspace(-2 * width, 2 * width, 65)[None, :], 0.0, 1.0)
     return best
 
 
-def _buehler_certify(G: _TailProb, alpha: float, level: float, max_ops: float = 3e7) -> bool:
-    """True if every ``(x, y)`` with ``w1 x + w2 y < level`` has ``G(x, y) < alpha``.
+def _buehler_certify(
+    G: _TailProb, alpha: float, level: np.ndarray, idx: np.ndarray, max_ops: float = 3e7
+) -> np.ndarray:
+    """For each outcome ``idx[i]``: True if every ``(x, y)`` with ``w1 x + w2 y < level[i]``
+    has ``G(x, y) < alpha`` (so the Buehler bound is at least ``level[i]``).
 
-    Cover ``x`` by cells ``[a, b]``; on a cell the points below the line have
-    ``y <= y_a = (level - w1 a) / w2`` and, ``G`` being monotone, ``G <= G(b, min(y_a, 1))``.
-    Cells where that corner bound is not below ``alpha`` are split; a point on the line with
-    ``G >= alpha`` (or running out of the budget of ``max_ops`` pmf terms) fails the certificate.
+    Cover ``x`` by cells ``[a, a + h]``; on a cell the points below the line have
+    ``y <= y_a = (level - w1 a) / w2`` and, ``G`` being monotone, ``G <= G(a + h, min(y_a, 1))``.
+    Cells where that corner bound is not below ``alpha`` are split in four; a point on the line
+    with ``G >= alpha`` (or running out of the budget of ``max_ops`` pmf terms) fails the
+    certificate.
     """
     w1, w2 = G.w1, G.w2
-    max_cells = max_ops / (G.n1 + G.n2 + 2)
     thr = alpha * (1.0 - 1e-9) - 1e-13 * (G.n1 + G.n2)
-    x_max = 1.0 if w1 == 0 else min(1.0, level / w1)
-    if x_max <= 0 or level <= 0:
-        return True
-    a = np.linspace(0.0, x_max, 65)[:-1]
-    h = x_max / 64.0
-    used = 0
-    while a.size:
-        used += a.size
-        if used > max_cells or h < 1e-15:
-            return False
-        b = np.minimum(a + h, x_max)
-        ya = (level - w1 * a) / w2
+    nl = level.size
+    ok = np.zeros(nl, dtype=bool)
+    failed = np.zeros(nl, dtype=bool)
+    x_max = np.ones(nl) if w1 == 0 else np.minimum(1.0, np.maximum(level, 0.0) / w1)
+    trivial = (x_max <= 0) | (level <= 0)
+    ok[trivial] = True
+    max_cells = max_ops / (G.n1 + G.n2 + 2)
+    start = np.flatnonzero(~trivial)
+    own = np.repeat(start, 64)  # position in 0..nl-1 of each cell's outcome
+    h = x_max[own] / 64.0
+    a = np.tile(np.arange(64.0), start.size) * h
+    used = np.zeros(nl)
+    pending = np.zeros(nl, dtype=bool)
+    pending[start] = True
+    while own.size:
+        used += np.bincount(own, minlength=nl)
+        failed |= pending & ((used > max_cells) | (np.bincount(own, h < 1e-15, nl) > 0))
+        keep = ~failed[own]
+        own, a, h = own[keep], a[keep], h[keep]
+        b_edge = np.minimum(a + h, x_max[own])
+        ya = (level[own] - w1 * a) / w2
         need = ya > 0
-        g = G(b[need], np.minimum(ya[need], 1.0))
-        bad = np.zeros(a.shape, dtype=bool)
-        bad[need] = g >= thr
-        if not bad.any():
-            return True
-        a_bad = a[bad]
+        bad = np.zeros(own.size, dtype=bool)
+        if need.any():
+            g = G(b_edge[need], np.minimum(ya[need], 1.0), idx[own[need]])
+            bad[need] = g >= thr
         # a point on the line itself with G >= alpha disproves the level
-        xm = a_bad + 0.5 * h
-        ym = (level - w1 * xm) / w2
+        xm = a[bad] + 0.5 * h[bad]
+        ym = (level[own[bad]] - w1 * xm) / w2
         on = (ym >= 0) & (ym <= 1)
-        if on.any() and np.any(G(xm[on], ym[on]) >= alpha):
-            return False
-        h = h / 4.0
-        a = (a_bad[:, None] + h * np.arange(4)[None, :]).ravel()
-    return True
+        if on.any():
+            hit = G(xm[on], ym[on], idx[own[bad][on]]) >= alpha
+            failed[own[bad][on][hit]] = True
+        still = pending & ~failed
+        has_bad = np.zeros(nl, dtype=bool)
+        has_bad[own[bad]] = True
+        ok |= still & ~has_bad
+        pending = still & has_bad
+        sel = bad & pending[own]
+        h4 = h[sel] / 4.0
+        a = (a[sel][:, None] + h4[:, None] * np.arange(4.0)[None, :]).ravel()
+        h = np.repeat(h4, 4)
+        own = np.repeat(own[sel], 4)
+    return ok & ~failed
 
 
-def _buehler_lower(k, n, w, alpha: float) -> float:
-    """Exact lower confidence bound (level ``1 - alpha``) for ``w1 theta1 + w2 theta2``.
+def _buehler_lower(k: np.ndarray, n, w, alpha: float) -> np.ndarray:
+    """Exact lower confidence bounds (level ``1 - alpha``) for ``w1 theta1 + w2 theta2``, one per
+    row of ``k`` (shape (B, 2)).
 
     Construction (Buehler 1957). Let ``T = w1 K1/n1 + w2 K2/n2`` (the estimate) and
     ``G_theta(t) = P_theta(T >= t)``. The bound is ``L(t) = inf {lambda(theta) :
     G_theta(t) >= alpha}``, i.e. the smallest balanced accuracy not rejected by the one-sided
     test that rejects ``lambda <= lambda0`` when ``sup_{lambda(theta) <= lambda0} G_theta(t)
-    <= alpha`` (nuisance parameter maximised over).
+    < alpha`` (nuisance parameter maximised over).
 
     Coverage: if ``L(T) > lambda(theta)`` then ``G_theta(T) < alpha`` (else ``theta`` itself
     would be admissible), and ``P_theta(G_theta(T) < alpha) <= alpha`` because ``G_theta(T)``
@@ -801,34 +879,46 @@ def _buehler_lower(k, n, w, alpha: float) -> float:
     candidate (a corner bound is first-order, so each further digit multiplies the cost by
     about three); the bound is thus conservative by about ``1e-6``.
     """
+    k = np.atleast_2d(np.asarray(k, dtype=np.int64))
     G = _TailProb(k, n, w)
-    if G(np.array([0.0]), np.array([0.0]))[0] >= alpha:  # t_obs = 0: nothing can be excluded
-        return 0.0
-    cand = _buehler_candidate(G, alpha)
-    if not np.isfinite(cand):  # pragma: no cover - G(1, 1) = 1 makes the set non-empty
-        return 0.0
+    nb = k.shape[0]
+    out = np.zeros(nb)
+    allb = np.arange(nb)
+    # t_obs = 0 (every example wrong): G(0, 0) = 1 and nothing can be excluded
+    rem = allb[G(np.zeros(nb), np.zeros(nb), allb) < alpha]
+    if rem.size == 0:
+        return out
+    cand = _buehler_candidate(G, alpha, rem)
     for eps in (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 0.1, 0.3):
         level = cand - eps
-        if level <= 0:
-            return 0.0
-        if _buehler_certify(G, alpha, level):
-            return level
-    return 0.0  # pragma: no cover - always valid
+        ok = _buehler_certify(G, alpha, level, rem)
+        out[rem[ok]] = np.maximum(level[ok], 0.0)
+        rem, cand = rem[~ok], cand[~ok]
+        if rem.size == 0:
+            break
+    return out  # outcomes never certified keep 0, always valid
 
 
-def buehler_bounds(k, n, w, alpha: float, sides: str) -> tuple[float, float]:
+def buehler_bounds(k, n, w, alpha: float, sides: str) -> tuple[np.ndarray, np.ndarray]:
     """Buehler lower / upper bounds for two classes, ``alpha`` in each bounded tail.
 
-    The upper bound is ``1 - L`` computed on the errors (``n - k``), whose balanced error is
-    ``1 - lambda``.
+    ``k`` has shape (2,) or (B, 2); the result has shape () or (B,). The upper bound is
+    ``1 - L`` computed on the errors (``n - k``), whose balanced error is ``1 - lambda``.
     """
     k = np.asarray(k, dtype=np.int64)
+    single = k.ndim == 1
+    k = np.atleast_2d(k)
     n = np.asarray(n, dtype=np.int64)
     w = np.asarray(w, dtype=float)
-    if w[1] == 0:  # the root-finding coordinate must carry weight
-        k, n, w = k[::-1], n[::-1], w[::-1]
-    lower = _buehler_lower(k, n, w, alpha) if sides in ("two", "lower") else 0.0
-    upper = 1.0 - _buehler_lower(n - k, n, w, alpha) if sides in ("two", "upper") else 1.0
+    # the second class is the root-finding coordinate (its pmf is recomputed at every step):
+    # make it the smaller class, unless it carries no weight
+    if w[1] == 0 or (n[1] > n[0] and w[0] > 0):
+        k, n, w = k[:, ::-1], n[::-1], w[::-1]
+    nb = k.shape[0]
+    lower = _buehler_lower(k, n, w, alpha) if sides in ("two", "lower") else np.zeros(nb)
+    upper = 1.0 - _buehler_lower(n - k, n, w, alpha) if sides in ("two", "upper") else np.ones(nb)
+    if single:
+        return float(lower[0]), float(upper[0])
     return lower, upper
 
 
