@@ -349,7 +349,7 @@ def approx_interval(
     >>> folds = [[[9, 0], [0, 10]], [[10, 0], [0, 10]], [[8, 1], [1, 9]]]
     >>> iv = approx_interval(folds, metric="accuracy", method="fold-sem", n_sem=2.0)
     >>> iv.exceeds_unit_interval, round(iv.upper, 4)
-    (True, 1.0131)
+    (True, 1.0351)
     """
     c = check_confidence(confidence)
     check_metric(metric)

@@ -343,9 +343,11 @@ class BetaSum(ContinuousDistribution):
             conv = np.abs(r) <= 1e-15 * target[idx]
             with np.errstate(all="ignore"):
                 xn = xi - np.where(up, -r, r) / f
-            bad = ~np.isfinite(xn) | (xn < lo[idx]) | (xn > hi[idx])
+            bad = ~np.isfinite(xn) | (xn < lo[idx]) | (xn > hi[idx]) | ~(f > 0) | ~np.isfinite(f)
             xn = np.where(bad, 0.5 * (lo[idx] + hi[idx]), xn)
-            small = (~bad & (np.abs(xn - xi) <= tol_x)) | (hi[idx] - lo[idx] <= tol_x)
+            small = (~bad & (np.abs(xn - xi) <= tol_x) & (np.abs(r) < 1e-9)) | (
+                hi[idx] - lo[idx] <= tol_x
+            )
             x[idx] = np.where(conv, xi, xn)
             done[idx] = conv | small
         return x
@@ -361,8 +363,11 @@ class BetaSum(ContinuousDistribution):
         mid = (flat > 0) & (flat < 1)
         if mid.any():
             qq = flat[mid]
-            upper = qq > 0.5
-            out[mid] = self._quantile(np.where(upper, 1.0 - qq, qq), upper)
+            if self._a.size == 1:  # the scaled Beta itself: verified Beta quantiles
+                out[mid] = self._shift + self._w[0] * _beta.beta_ppf(qq, self._a[0], self._b[0])
+            else:
+                upper = qq > 0.5
+                out[mid] = self._quantile(np.where(upper, 1.0 - qq, qq), upper)
         return out.reshape(q.shape) if q.shape else float(out[0])
 
     def isf(self, q):
@@ -376,8 +381,11 @@ class BetaSum(ContinuousDistribution):
         mid = (flat > 0) & (flat < 1)
         if mid.any():
             qq = flat[mid]
-            upper = qq <= 0.5
-            out[mid] = self._quantile(np.where(upper, qq, 1.0 - qq), upper)
+            if self._a.size == 1:
+                out[mid] = self._shift + self._w[0] * _beta.beta_isf(qq, self._a[0], self._b[0])
+            else:
+                upper = qq <= 0.5
+                out[mid] = self._quantile(np.where(upper, qq, 1.0 - qq), upper)
         return out.reshape(q.shape) if q.shape else float(out[0])
 
     def mode(self) -> float:
