@@ -402,14 +402,14 @@ class BetaSum(ContinuousDistribution):
         self._prepare()
         z = np.linspace(-6.0, 6.0, 25)
         xs = np.unique(np.concatenate([np.clip(self._mean + sd * z, lo_s, hi_s), [lo_s, hi_s]]))
-        for _ in range(3):
+        for _ in range(2):
             f = self._combine(xs, ("pdf",))["pdf"]
             k = int(np.argmax(f))
             a = float(xs[max(k - 1, 0)])
             b = float(xs[min(k + 1, xs.size - 1)])
             if b - a <= 1e-4 * sd:
                 break
-            xs = np.linspace(a, b, 33)
+            xs = np.linspace(a, b, 17)
         f = self._combine(xs, ("pdf",))["pdf"]
         k = int(np.argmax(f))
         best = float(xs[k])
@@ -483,13 +483,14 @@ class _PairQuadrature:
         self.tlo, self.thi = float(lo[0]), float(hi[0])
         self.lbR = float(sc.betaln(self.aR, self.bR))
         self.lbB = float(sc.betaln(self.aB, self.bB))
+        self._full = None
 
-    def values(self, x, kinds):
-        x = np.asarray(x, dtype=float)
-        t1 = x / self.wR
-        t2 = (x - self.wB) / self.wR
-        c = np.maximum(t2, self.tlo)
-        d = np.minimum(t1, self.thi)
+    def _nodes(self, c, d):
+        """Tanh-sinh nodes on [c_r, d_r] per row: t, 1 - t, and f_R(t) * weight.
+
+        The density is evaluated relative to its mean (no large cancelling terms) and the
+        weights are normalised so that the rule integrates it to the exact mass of [c, d].
+        """
         width = np.maximum(d - c, 0.0)
         dl = width[:, None] * _TS_LEFT[None, :]
         dr = width[:, None] * _TS_RIGHT[None, :]
@@ -497,47 +498,77 @@ class _PairQuadrature:
         t = c[:, None] + dl
         one_t = (1.0 - d)[:, None] + dr
         with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-            # density of R up to a constant, relative to its mean m (no large cancelling terms),
-            # then normalised so the rule integrates it to the exact mass of [c, d]
             m = self.aR / (self.aR + self.bR)
             lt = np.where(t < 0.5 * m, np.log(t / m), np.log1p((t - m) / m))
-            lu = np.where(one_t < 0.5 * (1 - m), np.log(one_t / (1 - m)), np.log1p((one_t - (1 - m)) / (1 - m)))
+            lu = np.where(
+                one_t < 0.5 * (1 - m), np.log(one_t / (1 - m)), np.log1p((one_t - (1 - m)) / (1 - m))
+            )
             logg = (self.aR - 1.0) * lt + (self.bR - 1.0) * lu
-            g = np.where(wt > 0, np.exp(logg - np.max(np.where(wt > 0, logg, -np.inf), axis=1, keepdims=True)), 0.0)
+            top = np.max(np.where(wt > 0, logg, -np.inf), axis=1, keepdims=True)
+            g = np.where(wt > 0, np.exp(logg - top), 0.0)
             g = np.nan_to_num(g, nan=0.0, posinf=0.0)
             Fd = _inc_beta(self.aR, self.bR, np.clip(d, 0.0, 1.0))
             Fc = _inc_beta(self.aR, self.bR, np.clip(c, 0.0, 1.0))
-            # exact mass of [c, d], from whichever tail is accurate
             mass = np.where(d <= m, Fd[0] - Fc[0], Fc[1] - Fd[1])
             mass = np.where(width > 0, np.maximum(mass, 0.0), 0.0)
             norm = np.sum(g * wt, axis=1)
-            fR = g * np.where(norm > 0, mass / np.where(norm > 0, norm, 1.0), 0.0)[:, None]
-            ratio = self.wR / self.wB
-            sB = ratio * ((t1 - d)[:, None] + dr)  # s(t), from the right end point
-            one_sB = ratio * ((c - t2)[:, None] + dl)  # 1 - s(t), from the left end point
-            # choose the more accurate representation of s and 1 - s
-            s_acc = np.where(sB <= 0.5, sB, 1.0 - one_sB)
-            s_acc = np.clip(s_acc, 0.0, 1.0)
-            one_s_acc = np.clip(np.where(sB <= 0.5, 1.0 - sB, one_sB), 0.0, 1.0)
+            scale = np.where(norm > 0, mass / np.where(norm > 0, norm, 1.0), 0.0)
+        return t, one_t, g * wt * scale[:, None], dl, dr
+
+    def values(self, x, kinds):
+        x = np.asarray(x, dtype=float)
+        t1 = x / self.wR
+        t2 = (x - self.wB) / self.wR
+        c = np.maximum(t2, self.tlo)
+        d = np.minimum(t1, self.thi)
+        full = (c == self.tlo) & (d == self.thi)
+        ratio = self.wR / self.wB
+        n = x.size
+        k = _TS_W.size
+        s_acc = np.empty((n, k))
+        one_s = np.empty((n, k))
+        fw = np.empty((n, k))
+        if full.any():
+            # B's kinks lie outside R's mass: the nodes do not depend on x (cached)
+            if self._full is None:
+                tt, _, ww, _, _ = self._nodes(np.array([self.tlo]), np.array([self.thi]))
+                self._full = (tt[0], ww[0])
+            tt, ww = self._full
+            xf = x[full][:, None]
+            sf_ = (xf - self.wR * tt[None, :]) / self.wB
+            s_acc[full] = np.clip(sf_, 0.0, 1.0)
+            one_s[full] = np.clip((self.wB - xf + self.wR * tt[None, :]) / self.wB, 0.0, 1.0)
+            fw[full] = ww[None, :]
+        part = ~full
+        if part.any():
+            cp, dp = c[part], d[part]
+            _, _, ww, dl, dr = self._nodes(cp, dp)
+            with np.errstate(invalid="ignore"):
+                sB = ratio * ((t1[part] - dp)[:, None] + dr)  # s(t) from the right end point
+                one_sB = ratio * ((cp - t2[part])[:, None] + dl)  # 1 - s(t) from the left end
+            s_acc[part] = np.clip(np.where(sB <= 0.5, sB, 1.0 - one_sB), 0.0, 1.0)
+            one_s[part] = np.clip(np.where(sB <= 0.5, 1.0 - sB, one_sB), 0.0, 1.0)
+            fw[part] = ww
         out = {}
         if "cdf" in kinds or "sf" in kinds:
             # one incomplete beta per node, in the tail where it is accurate
             low = s_acc <= 0.5
-            v = np.where(low, sc.betainc(self.aB, self.bB, np.where(low, s_acc, 0.0)),
-                         sc.betainc(self.bB, self.aB, np.where(low, 0.0, one_s_acc)))
-            FB = np.where(low, v, 1.0 - v)
+            v = np.where(
+                low,
+                sc.betainc(self.aB, self.bB, np.where(low, s_acc, 0.0)),
+                sc.betainc(self.bB, self.aB, np.where(low, 0.0, one_s)),
+            )
             if "cdf" in kinds:
                 base = _inc_beta(self.aR, self.bR, np.clip(t2, 0.0, 1.0))[0]
-                out["cdf"] = base + np.sum(FB * fR * wt, axis=1)
+                out["cdf"] = base + np.sum(np.where(low, v, 1.0 - v) * fw, axis=1)
             if "sf" in kinds:
-                SB = np.where(low, 1.0 - v, v)
                 base = _inc_beta(self.aR, self.bR, np.clip(t1, 0.0, 1.0))[1]
-                out["sf"] = base + np.sum(SB * fR * wt, axis=1)
+                out["sf"] = base + np.sum(np.where(low, 1.0 - v, v) * fw, axis=1)
         if "pdf" in kinds:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-                logfB = sc.xlogy(self.aB - 1.0, s_acc) + sc.xlogy(self.bB - 1.0, one_s_acc) - self.lbB
+                logfB = sc.xlogy(self.aB - 1.0, s_acc) + sc.xlogy(self.bB - 1.0, one_s) - self.lbB
                 fB = np.exp(logfB) / self.wB
-            out["pdf"] = np.sum(np.nan_to_num(fB * fR, nan=0.0, posinf=0.0) * wt, axis=1)
+            out["pdf"] = np.sum(np.nan_to_num(fB * fw, nan=0.0, posinf=0.0), axis=1)
         return out
 
 
