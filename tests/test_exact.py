@@ -230,25 +230,27 @@ def _binom_pmf_matrix(n, theta):
     return stats.binom.pmf(np.arange(n + 1)[None, :], n, np.asarray(theta)[:, None])
 
 
-def _buehler_lower_table(n1, n2, confidence):
+def _buehler_lower_table(n1, n2, confidence, w=(0.5, 0.5)):
     """Buehler lower bounds for every outcome (k1, k2) of a design with n1, n2 examples."""
     from bacc.exact import buehler_bounds
 
     ks = np.array([(a, b) for a in range(n1 + 1) for b in range(n2 + 1)])
-    lo, _ = buehler_bounds(ks, np.array([n1, n2]), np.array([0.5, 0.5]), 1 - confidence, "lower")
-    est = (ks[:, 0] / n1 + ks[:, 1] / n2) / 2
+    lo, _ = buehler_bounds(ks, np.array([n1, n2]), np.array(w), 1 - confidence, "lower")
+    est = w[0] * ks[:, 0] / n1 + w[1] * ks[:, 1] / n2
     return np.minimum(lo, est).reshape(n1 + 1, n2 + 1)
 
 
-@pytest.mark.parametrize("n1,n2", [(4, 6), (8, 8), (3, 12)])
-def test_buehler_lower_bound_has_exact_coverage_on_a_grid_of_true_accuracies(n1, n2):
+@pytest.mark.parametrize(
+    "n1,n2,w", [(4, 6, (0.5, 0.5)), (8, 8, (0.5, 0.5)), (3, 12, (0.5, 0.5)), (5, 7, (0.3, 0.7))]
+)
+def test_buehler_lower_bound_has_exact_coverage_on_a_grid_of_true_accuracies(n1, n2, w):
     conf = 0.9
-    table = _buehler_lower_table(n1, n2, conf)
+    table = _buehler_lower_table(n1, n2, conf, w)
     th = np.linspace(0.0, 1.0, 61)
     p1, p2 = _binom_pmf_matrix(n1, th), _binom_pmf_matrix(n2, th)
     worst = 1.0
     for i, t1 in enumerate(th):
-        lam = (t1 + th) / 2  # all theta2 at once
+        lam = w[0] * t1 + w[1] * th  # all theta2 at once
         covered = table[None, :, :] <= lam[:, None, None] + 1e-15
         prob = np.einsum("a,jb,jab->j", p1[i], p2, covered)
         worst = min(worst, prob.min())
@@ -284,6 +286,18 @@ def test_buehler_upper_bound_mirrors_the_lower_bound_on_the_errors():
     b = exact_interval([[9, 1], [2, 8]], method="buehler", sides="upper")
     m = exact_interval([[1, 9], [8, 2]], method="buehler", sides="lower")
     assert b.upper == pytest.approx(1 - m.lower, abs=1e-12)
+
+
+def test_buehler_is_symmetric_under_class_relabelling_and_reduces_to_one_class():
+    for m in ([[42, 3], [6, 4]], [[190, 10], [3, 2]], [[17, 3], [20, 30]]):
+        cm = ConfusionMatrix(m)
+        a = exact_interval(cm, method="buehler")
+        b = exact_interval(cm.relabel([1, 0]), method="buehler")
+        assert (a.lower, a.upper) == pytest.approx((b.lower, b.upper), abs=1e-9)
+    # all weight on one class: the Clopper-Pearson bound of that class (certified 1e-6 below)
+    iv = exact_interval([[7, 3], [2, 10]], method="buehler", weights=[0, 1], sides="lower")
+    cp = clopper_pearson(10, 12, 0.95, "lower")[0]
+    assert cp - 2e-6 <= iv.lower <= cp
 
 
 def test_buehler_all_wrong_and_all_right():

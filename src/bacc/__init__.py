@@ -7,6 +7,7 @@ classifiers (Brodersen et al. 2010; Carrillo, Brodersen & Castellanos 2014).
 from __future__ import annotations
 
 from . import metrics
+from .batch import BatchEvaluation, evaluate_many
 from .confusion import ConfusionMatrix
 from .distributions import BetaSum
 from .errors import BaccError, BaccWarning
@@ -22,6 +23,7 @@ from .posterior import (
 __all__ = [
     "BaccError",
     "BaccWarning",
+    "BatchEvaluation",
     "BalancedAccuracyPosterior",
     "BetaPosterior",
     "BetaSum",
@@ -30,6 +32,7 @@ __all__ = [
     "Evaluation",
     "PosteriorSummary",
     "evaluate",
+    "evaluate_many",
     "metrics",
     "posterior_accuracy",
     "posterior_balanced_accuracy",

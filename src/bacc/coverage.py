@@ -91,9 +91,8 @@ class MethodCoverage:
     seconds: float
 
     def keeps_promise(self, confidence: float, n_se: float = 3.0) -> bool:
-        """True if ``coverage >= confidence - n_se * mc_se``."""
-        se = max(self.mc_se, math.sqrt(confidence * (1 - confidence) / 1e12))
-        return self.coverage >= confidence - n_se * se
+        """True if ``coverage >= confidence - n_se * mc_se`` (nominal within Monte Carlo error)."""
+        return self.coverage >= confidence - n_se * self.mc_se
 
     def to_dict(self) -> dict:
         """JSON-able dictionary."""
@@ -275,10 +274,7 @@ def _intervals(method, k, n, w, confidence, sides, metric, prior):
         kt = k.sum(axis=1)
         nt = int(n.sum())
         if method == "bayes":
-            a0, b0 = prior
-            if np.ndim(a0) or np.ndim(b0):
-                raise BaccError("method 'bayes' for the accuracy needs one prior pair (a, b)")
-            return _bayes_accuracy(kt, nt, alpha, sides, (float(a0), float(b0)))
+            return _bayes_accuracy(kt, nt, alpha, sides, (float(prior[0]), float(prior[1])))
         kernel = _PER_CLASS["clopper-pearson" if method in EXACT_COVERAGE_METHODS else method]
         return _tabulate(kt, nt, lambda v, ni: kernel(v, ni, alpha, sides))
     if method in ("union", "sidak"):
@@ -423,6 +419,8 @@ def coverage(
     w = check_weights(weights, n.size)
     if any(m == "bayes" for m in meths if isinstance(m, str)):
         a0, b0 = check_prior(prior, n.size)
+        if metric == "accuracy" and (np.ptp(a0) > 0 or np.ptp(b0) > 0):
+            raise BaccError("method 'bayes' for the accuracy needs one prior pair (a, b)")
         pr = prior if metric == "balanced_accuracy" else (a0[0], b0[0])
     else:
         pr = prior

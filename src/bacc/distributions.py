@@ -62,6 +62,67 @@ def _beta_moments(a, b):
     return mean, var, m3
 
 
+def _tails(combine, x, upper):
+    """``(tail, pdf)`` where tail is the cdf, or the sf where ``upper`` (one evaluation)."""
+    if upper.all():
+        kinds = ("sf", "pdf")
+    elif not upper.any():
+        kinds = ("cdf", "pdf")
+    else:
+        kinds = ("cdf", "sf", "pdf")
+    v = combine(x, kinds)
+    if len(kinds) == 3:
+        t = np.where(upper, v["sf"], v["cdf"])
+    else:
+        t = v[kinds[0]]
+    return np.clip(t, 0.0, 1.0), np.maximum(v["pdf"], 0.0)
+
+
+def cornish_fisher_start(q, upper, mean, sd, m3, lo, hi):
+    """Cornish-Fisher guess of the quantile from the exact mean, sd and third moment."""
+    z = sc.ndtri(q)
+    z = np.where(upper, -z, z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where(sd > 0, m3 / np.asarray(sd, float) ** 3, 0.0)
+    zc = z + (z * z - 1.0) * g / 6.0
+    return np.clip(mean + sd * zc, lo, hi)
+
+
+def newton_quantile(tail_and_pdf, target, upper, x, lo, hi, tol_x):
+    """Solve ``tail(x) = target`` row by row (tail = cdf, or sf where ``upper``).
+
+    Safeguarded Newton: each step uses the density and falls back to bisection of the bracket
+    ``[lo, hi]`` kept from the signs of the residuals. All arguments are 1-D arrays of one
+    length; ``tail_and_pdf(x_rows, upper_rows, rows)`` evaluates the rows still iterating.
+    """
+    x = np.array(x, dtype=float)
+    lo = np.array(lo, dtype=float)
+    hi = np.array(hi, dtype=float)
+    done = np.zeros(x.shape, dtype=bool)
+    for _ in range(100):
+        idx = np.flatnonzero(~done)
+        if idx.size == 0:
+            break
+        xi = x[idx]
+        up = upper[idx]
+        t, f = tail_and_pdf(xi, up, idx)
+        r = t - target[idx]
+        right = np.where(up, r < 0, r > 0)  # x is right of the root
+        hi[idx] = np.where(right, np.minimum(hi[idx], xi), hi[idx])
+        lo[idx] = np.where(~right, np.maximum(lo[idx], xi), lo[idx])
+        conv = np.abs(r) <= 1e-15 * target[idx]
+        with np.errstate(all="ignore"):
+            xn = xi - np.where(up, -r, r) / f
+        bad = ~np.isfinite(xn) | (xn < lo[idx]) | (xn > hi[idx]) | ~(f > 0) | ~np.isfinite(f)
+        xn = np.where(bad, 0.5 * (lo[idx] + hi[idx]), xn)
+        small = (~bad & (np.abs(xn - xi) <= tol_x[idx]) & (np.abs(r) < 1e-9)) | (
+            hi[idx] - lo[idx] <= tol_x[idx]
+        )
+        x[idx] = np.where(conv, xi, xn)
+        done[idx] = conv | small
+    return x
+
+
 class ContinuousDistribution:
     """Shared surface of bacc's distribution objects (the ``scipy.stats`` frozen interface).
 
@@ -292,65 +353,21 @@ class BetaSum(ContinuousDistribution):
         """Probability density."""
         return self._eval(x, "pdf")
 
-    def _start(self, q, upper):
-        """Cornish-Fisher starting point for the quantile (lower tail q, or upper tail)."""
-        z = sc.ndtri(q)
-        z = np.where(upper, -z, z)
-        sd = self.std()
-        g = self._m3 / sd**3 if sd > 0 else 0.0
-        zc = z + (z * z - 1.0) * g / 6.0
-        lo, hi = self._support
-        return np.clip(self._mean + sd * zc, lo, hi)
-
-    def _tail_and_pdf(self, x, upper):
+    def _tail_and_pdf(self, x, upper, rows=None):
         """Tail probability (cdf, or sf where ``upper``) and density at x, in one pass."""
         lo_s, hi_s = self._support
-        xc = np.clip(x, lo_s, hi_s)
         self._prepare()
-        kinds = ("cdf", "sf", "pdf") if upper.any() and not upper.all() else (
-            ("sf", "pdf") if upper.all() else ("cdf", "pdf"))
-        v = self._combine(xc, kinds)
-        if "cdf" in v and "sf" in v:
-            t = np.where(upper, v["sf"], v["cdf"])
-        else:
-            t = v["sf"] if "sf" in v else v["cdf"]
-        return np.clip(t, 0.0, 1.0), np.maximum(v["pdf"], 0.0)
+        return _tails(lambda xx, kinds: self._combine(xx, kinds), np.clip(x, lo_s, hi_s), upper)
 
     def _quantile(self, target, upper):
-        """Solve tail(x) = target (tail = cdf, or sf where upper); target in (0, 0.5].
-
-        Safeguarded Newton: each step uses the density, and falls back to bisection of the
-        bracket kept from the signs of the residuals.
-        """
+        """Solve tail(x) = target (tail = cdf, or sf where upper); target in (0, 0.5]."""
         lo_s, hi_s = self._support
-        x = self._start(target, upper)
-        lo = np.full_like(x, lo_s)
-        hi = np.full_like(x, hi_s)
-        done = np.zeros(x.shape, dtype=bool)
-        sd = self.std()
-        tol_x = max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * sd)
-        for _ in range(100):
-            idx = np.flatnonzero(~done)
-            if idx.size == 0:
-                break
-            xi = x[idx]
-            up = upper[idx]
-            t, f = self._tail_and_pdf(xi, up)
-            r = t - target[idx]
-            right = np.where(up, r < 0, r > 0)  # x is right of the root
-            hi[idx] = np.where(right, np.minimum(hi[idx], xi), hi[idx])
-            lo[idx] = np.where(~right, np.maximum(lo[idx], xi), lo[idx])
-            conv = np.abs(r) <= 1e-15 * target[idx]
-            with np.errstate(all="ignore"):
-                xn = xi - np.where(up, -r, r) / f
-            bad = ~np.isfinite(xn) | (xn < lo[idx]) | (xn > hi[idx]) | ~(f > 0) | ~np.isfinite(f)
-            xn = np.where(bad, 0.5 * (lo[idx] + hi[idx]), xn)
-            small = (~bad & (np.abs(xn - xi) <= tol_x) & (np.abs(r) < 1e-9)) | (
-                hi[idx] - lo[idx] <= tol_x
-            )
-            x[idx] = np.where(conv, xi, xn)
-            done[idx] = conv | small
-        return x
+        n = target.size
+        start = cornish_fisher_start(target, upper, self._mean, self.std(), self._m3, lo_s, hi_s)
+        return newton_quantile(
+            self._tail_and_pdf, target, upper, start, np.full(n, lo_s), np.full(n, hi_s),
+            np.full(n, max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * self.std())),
+        )
 
     def ppf(self, q):
         """Quantile function (inverse of :meth:`cdf`)."""
@@ -485,91 +502,119 @@ class _PairQuadrature:
         self.lbB = float(sc.betaln(self.aB, self.bB))
         self._full = None
 
-    def _nodes(self, c, d):
-        """Tanh-sinh nodes on [c_r, d_r] per row: t, 1 - t, and f_R(t) * weight.
-
-        The density is evaluated relative to its mean (no large cancelling terms) and the
-        weights are normalised so that the rule integrates it to the exact mass of [c, d].
-        """
-        width = np.maximum(d - c, 0.0)
-        dl = width[:, None] * _TS_LEFT[None, :]
-        dr = width[:, None] * _TS_RIGHT[None, :]
-        wt = width[:, None] * _TS_W[None, :]
-        t = c[:, None] + dl
-        one_t = (1.0 - d)[:, None] + dr
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-            m = self.aR / (self.aR + self.bR)
-            lt = np.where(t < 0.5 * m, np.log(t / m), np.log1p((t - m) / m))
-            lu = np.where(
-                one_t < 0.5 * (1 - m), np.log(one_t / (1 - m)), np.log1p((one_t - (1 - m)) / (1 - m))
-            )
-            logg = (self.aR - 1.0) * lt + (self.bR - 1.0) * lu
-            top = np.max(np.where(wt > 0, logg, -np.inf), axis=1, keepdims=True)
-            g = np.where(wt > 0, np.exp(logg - top), 0.0)
-            g = np.nan_to_num(g, nan=0.0, posinf=0.0)
-            Fd = _inc_beta(self.aR, self.bR, np.clip(d, 0.0, 1.0))
-            Fc = _inc_beta(self.aR, self.bR, np.clip(c, 0.0, 1.0))
-            mass = np.where(d <= m, Fd[0] - Fc[0], Fc[1] - Fd[1])
-            mass = np.where(width > 0, np.maximum(mass, 0.0), 0.0)
-            norm = np.sum(g * wt, axis=1)
-            scale = np.where(norm > 0, mass / np.where(norm > 0, norm, 1.0), 0.0)
-        return t, one_t, g * wt * scale[:, None], dl, dr
+    def _params(self, n):
+        return {k: np.full(n, v) for k, v in self.__dict__.items() if k in _PAIR_KEYS}
 
     def values(self, x, kinds):
         x = np.asarray(x, dtype=float)
-        t1 = x / self.wR
-        t2 = (x - self.wB) / self.wR
-        c = np.maximum(t2, self.tlo)
-        d = np.minimum(t1, self.thi)
-        full = (c == self.tlo) & (d == self.thi)
-        ratio = self.wR / self.wB
-        n = x.size
-        k = _TS_W.size
-        s_acc = np.empty((n, k))
-        one_s = np.empty((n, k))
-        fw = np.empty((n, k))
+        full = (x - self.wB <= self.wR * self.tlo) & (x >= self.wR * self.thi)
+        out = {k: np.empty(x.size) for k in kinds}
         if full.any():
             # B's kinks lie outside R's mass: the nodes do not depend on x (cached)
             if self._full is None:
-                tt, _, ww, _, _ = self._nodes(np.array([self.tlo]), np.array([self.thi]))
+                p1 = self._params(1)
+                tt, ww = _pair_nodes(np.array([self.tlo]), np.array([self.thi]), p1)[:2]
                 self._full = (tt[0], ww[0])
             tt, ww = self._full
             xf = x[full][:, None]
-            sf_ = (xf - self.wR * tt[None, :]) / self.wB
-            s_acc[full] = np.clip(sf_, 0.0, 1.0)
-            one_s[full] = np.clip((self.wB - xf + self.wR * tt[None, :]) / self.wB, 0.0, 1.0)
-            fw[full] = ww[None, :]
-        part = ~full
-        if part.any():
-            cp, dp = c[part], d[part]
-            _, _, ww, dl, dr = self._nodes(cp, dp)
-            with np.errstate(invalid="ignore"):
-                sB = ratio * ((t1[part] - dp)[:, None] + dr)  # s(t) from the right end point
-                one_sB = ratio * ((cp - t2[part])[:, None] + dl)  # 1 - s(t) from the left end
-            s_acc[part] = np.clip(np.where(sB <= 0.5, sB, 1.0 - one_sB), 0.0, 1.0)
-            one_s[part] = np.clip(np.where(sB <= 0.5, 1.0 - sB, one_sB), 0.0, 1.0)
-            fw[part] = ww
-        out = {}
-        if "cdf" in kinds or "sf" in kinds:
-            # one incomplete beta per node, in the tail where it is accurate
-            low = s_acc <= 0.5
-            v = np.where(
-                low,
-                sc.betainc(self.aB, self.bB, np.where(low, s_acc, 0.0)),
-                sc.betainc(self.bB, self.aB, np.where(low, 0.0, one_s)),
-            )
-            if "cdf" in kinds:
-                base = _inc_beta(self.aR, self.bR, np.clip(t2, 0.0, 1.0))[0]
-                out["cdf"] = base + np.sum(np.where(low, v, 1.0 - v) * fw, axis=1)
-            if "sf" in kinds:
-                base = _inc_beta(self.aR, self.bR, np.clip(t1, 0.0, 1.0))[1]
-                out["sf"] = base + np.sum(np.where(low, 1.0 - v, v) * fw, axis=1)
-        if "pdf" in kinds:
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-                logfB = sc.xlogy(self.aB - 1.0, s_acc) + sc.xlogy(self.bB - 1.0, one_s) - self.lbB
-                fB = np.exp(logfB) / self.wB
-            out["pdf"] = np.sum(np.nan_to_num(fB * fw, nan=0.0, posinf=0.0), axis=1)
+            s_ = np.clip((xf - self.wR * tt[None, :]) / self.wB, 0.0, 1.0)
+            one_s = np.clip((self.wB - xf + self.wR * tt[None, :]) / self.wB, 0.0, 1.0)
+            vals = _pair_sum(x[full], s_, one_s, np.broadcast_to(ww, s_.shape), self._params(int(full.sum())), kinds)
+            for k in kinds:
+                out[k][full] = vals[k]
+        if (~full).any():
+            vals = pair_values(x[~full], self._params(int((~full).sum())), kinds)
+            for k in kinds:
+                out[k][~full] = vals[k]
         return out
+
+
+_PAIR_KEYS = ("aB", "bB", "wB", "aR", "bR", "wR", "tlo", "thi", "lbB")
+
+
+def pair_parameters(aB, bB, wB, aR, bR, wR):
+    """Row-wise parameters of two-component sums ``wB * Beta(aB, bB) + wR * Beta(aR, bR)``."""
+    aB, bB, wB, aR, bR, wR = (np.asarray(v, dtype=float) for v in (aB, bB, wB, aR, bR, wR))
+    tlo, thi = _tail_span(aR, bR)
+    return {"aB": aB, "bB": bB, "wB": wB, "aR": aR, "bR": bR, "wR": wR, "tlo": tlo, "thi": thi,
+            "lbB": sc.betaln(aB, bB)}
+
+
+def _pair_nodes(c, d, P):
+    """Tanh-sinh nodes on [c_r, d_r] per row: t, f_R(t) * weight, and end-point distances.
+
+    The density is evaluated relative to its mean (no large cancelling terms) and the weights
+    are normalised so that the rule integrates it to the exact mass of [c, d].
+    """
+    aR, bR = P["aR"][:, None], P["bR"][:, None]
+    width = np.maximum(d - c, 0.0)
+    dl = width[:, None] * _TS_LEFT[None, :]
+    dr = width[:, None] * _TS_RIGHT[None, :]
+    wt = width[:, None] * _TS_W[None, :]
+    t = c[:, None] + dl
+    one_t = (1.0 - d)[:, None] + dr
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        m = aR / (aR + bR)
+        lt = np.where(t < 0.5 * m, np.log(t / m), np.log1p((t - m) / m))
+        lu = np.where(
+            one_t < 0.5 * (1 - m), np.log(one_t / (1 - m)), np.log1p((one_t - (1 - m)) / (1 - m))
+        )
+        logg = (aR - 1.0) * lt + (bR - 1.0) * lu
+        top = np.max(np.where(wt > 0, logg, -np.inf), axis=1, keepdims=True)
+        g = np.where(wt > 0, np.exp(logg - top), 0.0)
+        g = np.nan_to_num(g, nan=0.0, posinf=0.0)
+        Fd = _inc_beta(P["aR"], P["bR"], np.clip(d, 0.0, 1.0))
+        Fc = _inc_beta(P["aR"], P["bR"], np.clip(c, 0.0, 1.0))
+        mean = P["aR"] / (P["aR"] + P["bR"])
+        mass = np.where(d <= mean, Fd[0] - Fc[0], Fc[1] - Fd[1])
+        mass = np.where(width > 0, np.maximum(mass, 0.0), 0.0)
+        norm = np.sum(g * wt, axis=1)
+        scale = np.where(norm > 0, mass / np.where(norm > 0, norm, 1.0), 0.0)
+    return t, g * wt * scale[:, None], dl, dr
+
+
+def pair_values(x, P, kinds):
+    """cdf / sf / pdf of two-component sums, one row of parameters per x (vectorised)."""
+    x = np.asarray(x, dtype=float)
+    t1 = x / P["wR"]
+    t2 = (x - P["wB"]) / P["wR"]
+    c = np.maximum(t2, P["tlo"])
+    d = np.minimum(t1, P["thi"])
+    _, fw, dl, dr = _pair_nodes(c, d, P)
+    ratio = (P["wR"] / P["wB"])[:, None]
+    with np.errstate(invalid="ignore"):
+        sB = ratio * ((t1 - d)[:, None] + dr)  # s(t), from the right end point
+        one_sB = ratio * ((c - t2)[:, None] + dl)  # 1 - s(t), from the left end point
+    s_acc = np.clip(np.where(sB <= 0.5, sB, 1.0 - one_sB), 0.0, 1.0)
+    one_s = np.clip(np.where(sB <= 0.5, 1.0 - sB, one_sB), 0.0, 1.0)
+    return _pair_sum(x, s_acc, one_s, fw, P, kinds)
+
+
+def _pair_sum(x, s_acc, one_s, fw, P, kinds):
+    aB, bB = P["aB"][:, None], P["bB"][:, None]
+    out = {}
+    if "cdf" in kinds or "sf" in kinds:
+        # one incomplete beta per node, in the tail where it is accurate
+        low = s_acc <= 0.5
+        v = np.where(
+            low,
+            sc.betainc(aB, bB, np.where(low, s_acc, 0.0)),
+            sc.betainc(bB, aB, np.where(low, 0.0, one_s)),
+        )
+        if "cdf" in kinds:
+            t2 = (x - P["wB"]) / P["wR"]
+            base = _inc_beta(P["aR"], P["bR"], np.clip(t2, 0.0, 1.0))[0]
+            out["cdf"] = base + np.sum(np.where(low, v, 1.0 - v) * fw, axis=1)
+        if "sf" in kinds:
+            t1 = x / P["wR"]
+            base = _inc_beta(P["aR"], P["bR"], np.clip(t1, 0.0, 1.0))[1]
+            out["sf"] = base + np.sum(np.where(low, 1.0 - v, v) * fw, axis=1)
+    if "pdf" in kinds:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+            logfB = sc.xlogy(aB - 1.0, s_acc) + sc.xlogy(bB - 1.0, one_s) - P["lbB"][:, None]
+            fB = np.exp(logfB) / P["wB"][:, None]
+        out["pdf"] = np.sum(np.nan_to_num(fB * fw, nan=0.0, posinf=0.0), axis=1)
+    return out
 
 
 def _tail_span(a, b):

@@ -513,9 +513,10 @@ def exact_interval(
         bounds, each at ``delta / (2 l)``, ``delta / l`` one-sided), ``"sidak"`` (same with the
         Šidák level, slightly tighter, valid as classes are independent) or ``"buehler"`` (two
         classes only: exact test of the balanced accuracy inverted with the nuisance parameter
-        maximised over; usually the tightest). For ``metric="accuracy"`` every method is the
-        Clopper-Pearson interval of ``total_correct`` out of ``total`` (one proportion needs no
-        multiplicity correction), reported as ``"clopper-pearson"``.
+        maximised over; the tightest for similar class sizes, but not uniformly: with very
+        unequal sizes the union bound can be narrower). For ``metric="accuracy"`` every method
+        is the Clopper-Pearson interval of ``total_correct`` out of ``total`` (one proportion
+        needs no multiplicity correction), reported as ``"clopper-pearson"``.
     weights : array_like, optional
         Class weights of the balanced accuracy (default equal). Classes left out (no examples)
         lose their weight and the rest is renormalised.

@@ -1,0 +1,671 @@
+"""Pictures of bacc results (matplotlib, an optional extra: ``pip install bacc[plot]``).
+
+Every function takes results (an :class:`~bacc.evaluation.Evaluation`, an exact interval, a
+comparison, ...) and returns a :class:`matplotlib.figure.Figure`; nothing here computes a
+statistic that the numerical modules do not already provide. matplotlib is imported inside the
+functions, so ``import bacc`` never needs it.
+
+When :mod:`matplotlib.pyplot` is already imported (an interactive session or a notebook), the
+figure is created through it, so ``plt.show()`` displays it; otherwise a bare ``Figure`` is made
+(no global state), which is what the HTML report uses.
+
+Colours follow seed 000, Fig. 1: red for the conventional mean of fold accuracies with
++- 2 standard errors, blue for the posterior accuracy, green for the posterior balanced accuracy.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .errors import BaccError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from .confusion import ConfusionMatrix
+    from .evaluation import Evaluation
+
+__all__ = [
+    "plot_class_accuracies",
+    "plot_confusion",
+    "plot_difference",
+    "plot_forest",
+    "plot_measures",
+    "plot_posterior",
+    "figure_svg",
+]
+
+RED = "#c0392b"  # conventional: mean of folds +- 2 SEM (seed 000 Fig. 1)
+BLUE = "#2471a3"  # posterior accuracy
+GREEN = "#1e8449"  # posterior balanced accuracy
+GREY = "#7f8c8d"  # chance
+EXACT = "#e67e22"  # exact (frequentist) bounds
+INK = "#222222"
+
+_MEASURES = {
+    "balanced_accuracy": ("balanced accuracy", GREEN),
+    "accuracy": ("accuracy", BLUE),
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# plumbing
+def _mpl():
+    """Import matplotlib lazily; a missing installation is a BaccError saying what to install."""
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure
+    except ImportError:  # pragma: no cover - exercised by the missing-extra test with a stub
+        raise BaccError("plotting needs matplotlib: pip install bacc[plot]") from None
+    return matplotlib, Figure
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    _, Figure = _mpl()
+    if "matplotlib.pyplot" in sys.modules:
+        import matplotlib.pyplot as plt
+
+        return plt.figure(figsize=(width, height), layout="constrained")
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def close(fig: Figure) -> None:
+    """Release a figure made by this module (closes it in pyplot when pyplot manages it)."""
+    if "matplotlib.pyplot" in sys.modules:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def _t(text: object) -> str:
+    """A user string shown literally (a ``$`` would otherwise start matplotlib mathtext)."""
+    return str(text).replace("$", r"\$")
+
+
+def _fmt(x: float, digits: int = 3) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _p(x: float) -> str:
+    if x >= 0.9999:
+        return "> 0.9999"
+    if x <= 1e-4:
+        return "< 0.0001"
+    return f"{x:.4f}"
+
+
+def _pct(confidence: float) -> str:
+    return f"{100 * confidence:g}%"
+
+
+def _dist_range(dist, lo_q: float = 1e-4) -> tuple[float, float]:
+    """Range holding all but ``2 lo_q`` of the mass, clipped to the support."""
+    s_lo, s_hi = dist.support()
+    lo = float(dist.ppf(lo_q))
+    hi = float(dist.isf(lo_q))
+    pad = 0.08 * max(hi - lo, 1e-12)
+    return max(s_lo, lo - pad), min(s_hi, hi + pad)
+
+
+def _density(dist, lo: float, hi: float, n: int = 600) -> tuple[np.ndarray, np.ndarray]:
+    x = np.linspace(lo, hi, n)
+    # stay off the end points, where a density may be infinite (a class without errors)
+    eps = 1e-9 * max(hi - lo, 1e-12)
+    x = np.clip(x, lo + eps, hi - eps)
+    with np.errstate(all="ignore"):
+        y = np.asarray(dist.pdf(x), dtype=float)
+    y = np.where(np.isfinite(y), y, np.nan)
+    return x, y
+
+
+def _cap_density(ax: Axes, y: np.ndarray) -> None:
+    """Keep a density with an infinite spike at an end point readable."""
+    finite = y[np.isfinite(y)]
+    if finite.size == 0:
+        return
+    top = float(np.nanmax(finite))
+    typical = float(np.nanpercentile(finite, 90))
+    if top > 8 * typical > 0:
+        ax.set_ylim(0, 8 * typical)
+    else:
+        ax.set_ylim(0, top * 1.15)
+
+
+def _chance_line(ax: Axes, chance: float, lo: float, hi: float, *, label: bool = True) -> None:
+    if lo <= chance <= hi:
+        ax.axvline(chance, color=GREY, ls="-.", lw=1.2, label=f"chance {chance:.3g}" if label else None)
+    else:
+        # chance is far away: say so at the edge instead of squashing the density
+        left = chance < lo
+        ax.annotate(
+            f"{'<- ' if left else ''}chance {chance:.3g}{'' if left else ' ->'}",
+            xy=(0.01 if left else 0.99, 0.97),
+            xycoords="axes fraction",
+            ha="left" if left else "right",
+            va="top",
+            color=GREY,
+            fontsize=8,
+        )
+
+
+# ----------------------------------------------------------------------------------------------
+def plot_posterior(
+    evaluation: Evaluation,
+    *,
+    measures: Sequence[str] = ("balanced_accuracy", "accuracy"),
+    title: str | None = None,
+) -> Figure:
+    """Posterior density with the central credible interval shaded and the estimates marked.
+
+    Seed 000, Fig. 2 (accuracy and balanced accuracy of the same classifier, one above the
+    other on a shared axis) and seed 001, Fig. 3 (posterior balanced accuracy with its mean and
+    95% interval).
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        Result of :func:`bacc.evaluate`.
+    measures : sequence of {"balanced_accuracy", "accuracy"}
+        One panel per measure, top to bottom, sharing the x axis.
+    title : str, optional
+        Figure title (shown literally).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes per measure. Each has the density line, the shaded central interval, vertical
+        lines for mean, median and mode, and the chance level (a line, or a note at the edge
+        when chance lies far outside the plotted range).
+
+    Examples
+    --------
+    >>> import bacc
+    >>> from bacc.plot import plot_posterior
+    >>> fig = plot_posterior(bacc.evaluate([[42, 3], [6, 4]]))  # doctest: +SKIP
+    """
+    if isinstance(measures, str):
+        measures = (measures,)
+    for m in measures:
+        if m not in _MEASURES:
+            raise BaccError(f"measures must be 'balanced_accuracy' or 'accuracy', got {m!r}")
+    ev = evaluation
+    dists = {"balanced_accuracy": ev.balanced_accuracy, "accuracy": ev.accuracy}
+    sums = {"balanced_accuracy": ev.balanced_accuracy_summary, "accuracy": ev.accuracy_summary}
+    ranges = [_dist_range(dists[m]) for m in measures]
+    lo = min(r[0] for r in ranges)
+    hi = max(r[1] for r in ranges)
+    span = hi - lo
+    if lo - 0.5 * span <= ev.chance <= hi + 0.5 * span:  # near enough to show on the axis
+        lo, hi = min(lo, ev.chance - 0.03 * span), max(hi, ev.chance + 0.03 * span)
+        lo, hi = max(lo, 0.0), min(hi, 1.0)
+    fig = _new_figure(6.4, 0.6 + 2.3 * len(measures))
+    axes = fig.subplots(len(measures), 1, sharex=True, squeeze=False)[:, 0]
+    for ax, m in zip(axes, measures, strict=True):
+        name, colour = _MEASURES[m]
+        dist, s = dists[m], sums[m]
+        x, y = _density(dist, lo, hi)
+        ax.plot(x, y, color=colour, lw=1.8, label=f"posterior {name}")
+        inside = (x >= s.lower) & (x <= s.upper)
+        ax.fill_between(
+            x, 0, np.nan_to_num(y), where=inside, color=colour, alpha=0.25, lw=0,
+            label=f"{_pct(s.confidence)} interval [{_fmt(s.lower)}, {_fmt(s.upper)}]",
+        )
+        ax.axvline(s.mean, color=INK, lw=1.3, ls="-", label=f"mean {_fmt(s.mean)}")
+        ax.axvline(s.median, color=INK, lw=1.3, ls="--", label=f"median {_fmt(s.median)}")
+        ax.axvline(s.mode, color=INK, lw=1.3, ls=":", label=f"mode {_fmt(s.mode)}")
+        _chance_line(ax, ev.chance, lo, hi)
+        _cap_density(ax, y)
+        ax.set_ylabel("density")
+        head = f"posterior {name}"
+        if m == "balanced_accuracy":
+            head += f"   P(> chance) = {_p(ev.p_above_chance)}"
+        ax.set_title(head, fontsize=10, loc="left")
+        ax.legend(fontsize=7, loc="upper left" if s.mean > (lo + hi) / 2 else "upper right",
+                  frameon=False)
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[-1].set_xlabel("value")
+    axes[-1].set_xlim(lo, hi)
+    if title:
+        fig.suptitle(_t(title), fontsize=11)
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+def plot_measures(
+    evaluations: Sequence[Evaluation] | Mapping[str, Evaluation],
+    fold_intervals: Sequence[Any] | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Side-by-side comparison of measures (seed 000, Fig. 1) for one or more classifiers.
+
+    For each classifier, three intervals: the conventional mean of fold accuracies +- 2
+    standard errors (red; it can pass 100%, seed 000's first flaw), the posterior accuracy (blue)
+    and the posterior balanced accuracy (green), each with its central credible interval. A
+    biased classifier on an imbalanced test set shows a high accuracy while its balanced
+    accuracy sits at chance (the second flaw).
+
+    Parameters
+    ----------
+    evaluations : sequence of Evaluation, or mapping name -> Evaluation
+    fold_intervals : sequence of ApproxInterval or None, optional
+        For each classifier the result of :func:`bacc.approx.fold_sem_interval` (or None when
+        there are no folds; the red interval is then left out).
+    names : sequence of str, optional
+        Names of the classifiers (default ``C1, C2, ...`` or the mapping keys).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes; for each classifier one error bar per available measure, a line at 100%
+        and the chance level.
+    """
+    evs, names = _named(evaluations, names)
+    folds = list(fold_intervals) if fold_intervals is not None else [None] * len(evs)
+    if len(folds) != len(evs):
+        raise BaccError(f"fold_intervals has {len(folds)} entries for {len(evs)} evaluations")
+    fig = _new_figure(max(4.6, 1.9 * len(evs) + 1.6), 4.4)
+    ax = fig.subplots()
+    width = 0.22
+    seen: set[str] = set()
+    ymin = 1.0
+    ymax = 0.0
+    for i, (ev, fi) in enumerate(zip(evs, folds, strict=True)):
+        bars = []
+        if fi is not None:
+            bars.append(("mean of folds +- 2 SEM", RED, fi.estimate, fi.lower, fi.upper))
+        s = ev.accuracy_summary
+        bars.append(("posterior accuracy", BLUE, s.mean, s.lower, s.upper))
+        s = ev.balanced_accuracy_summary
+        bars.append(("posterior balanced accuracy", GREEN, s.mean, s.lower, s.upper))
+        offsets = (np.arange(len(bars)) - (len(bars) - 1) / 2) * width
+        for off, (lab, col, est, lo, hi) in zip(offsets, bars, strict=True):
+            ax.errorbar(
+                i + off, est, yerr=[[est - lo], [hi - est]], fmt="o", color=col, ms=6,
+                capsize=4, lw=2, label=None if lab in seen else lab,
+            )
+            seen.add(lab)
+            ymin, ymax = min(ymin, lo), max(ymax, hi)
+            if hi > 1.0:
+                ax.annotate(
+                    f"{100 * hi:.1f}% > 100%", xy=(i + off, hi), xytext=(i + off + 0.04, hi + 0.015),
+                    fontsize=7, color=col, ha="left",
+                )
+        ax.hlines(ev.chance, i - 0.45, i + 0.45, color=GREY, ls="-.", lw=1.2,
+                  label=None if "chance" in seen else "chance (1 / classes)")
+        seen.add("chance")
+        ymin = min(ymin, ev.chance)
+    ax.axhline(1.0, color=INK, lw=0.8, ls="--")
+    ax.text(len(evs) - 0.5, 1.0, "100%", va="bottom", ha="right", fontsize=7, color=INK)
+    ax.set_xticks(range(len(evs)), [_t(n) for n in names])
+    ax.set_xlim(-0.6, len(evs) - 0.4)
+    ax.set_ylim(max(0.0, ymin - 0.08), max(1.05, ymax + 0.04))
+    ax.set_ylabel("accuracy measure")
+    fig.legend(fontsize=7, loc="outside lower center", frameon=False, ncols=2)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.set_title(_t(title) if title else "three ways to report the same classifier", fontsize=10, loc="left")
+    return fig
+
+
+def _named(evaluations, names) -> tuple[list, list[str]]:
+    if isinstance(evaluations, Mapping):
+        keys = list(evaluations)
+        evs = [evaluations[k] for k in keys]
+        names = list(names) if names is not None else [str(k) for k in keys]
+    else:
+        evs = list(evaluations)
+        names = list(names) if names is not None else [f"C{i + 1}" for i in range(len(evs))]
+    if not evs:
+        raise BaccError("nothing to plot: no evaluations given")
+    if len(names) != len(evs):
+        raise BaccError(f"{len(names)} names for {len(evs)} evaluations")
+    return evs, [str(n) for n in names]
+
+
+# ----------------------------------------------------------------------------------------------
+def plot_class_accuracies(
+    evaluation: Evaluation,
+    exact: Any | None = None,
+    *,
+    class_exact: Sequence[Any] | None = None,
+    credible: bool = True,
+    title: str | None = None,
+) -> Figure:
+    """Balanced accuracy and per-class accuracies with exact bounds as bars (seed 004, Fig. 1).
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    exact : ExactInterval, optional
+        Exact interval of the balanced accuracy (default ``evaluation.exact_interval()``).
+    class_exact : sequence of ClassInterval, optional
+        Exact interval of each class accuracy (default
+        :func:`bacc.exact.class_intervals` at the evaluation's confidence, each holding on its
+        own).
+    credible : bool
+        Also draw the posterior credible interval of each row as a thin line.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes; one horizontal bar per row (balanced accuracy first, then one per class)
+        spanning the exact interval, a marker at the sample value and the number written beside.
+    """
+    ev = evaluation
+    if exact is None:
+        exact = ev.exact_interval()
+    if class_exact is None:
+        from .exact import class_intervals
+
+        class_exact = class_intervals(ev.confusion, ev.confidence)
+    rows = [("balanced accuracy", ev.sample_balanced_accuracy, exact.lower, exact.upper,
+             ev.balanced_accuracy_summary, True)]
+    for c, ci in zip(ev.classes, class_exact, strict=True):
+        rows.append((
+            f"{c.label}  ({c.correct}/{c.support})", c.sample_accuracy, ci.lower, ci.upper,
+            c.summary, c.support > 0,
+        ))
+    n = len(rows)
+    fig = _new_figure(6.4, 1.3 + 0.36 * n)
+    ax = fig.subplots()
+    ys = np.arange(n)[::-1]
+    for y, (_, est, lo, hi, summ, ok) in zip(ys, rows, strict=True):
+        colour = GREEN if y == ys[0] else EXACT
+        ax.barh(y, hi - lo, left=lo, height=0.55, color=colour, alpha=0.35 if ok else 0.12, lw=0)
+        if credible and ok:
+            ax.hlines(y - 0.36, summ.lower, summ.upper, color=INK, lw=1.0)
+        if ok and not math.isnan(est):
+            ax.plot([est], [y], marker="|", ms=14, mew=2.2, color=colour if y == ys[0] else INK)
+            ax.text(min(hi, 1.0) + 0.01, y, f"{100 * est:.1f}%  [{100 * lo:.1f}, {100 * hi:.1f}]",
+                    va="center", fontsize=7)
+        else:
+            ax.text(0.01, y, "no examples", va="center", fontsize=7, color=GREY)
+    ax.axvline(ev.chance, color=GREY, ls="-.", lw=1.0)
+    ax.set_yticks(ys, [_short(r[0]) for r in rows], fontsize=8)
+    lo_all = min(r[2] for r in rows if r[5])
+    ax.set_xlim(max(0.0, min(lo_all, ev.chance) - 0.05), 1.32)
+    ax.set_xticks([t for t in np.linspace(0, 1, 11) if t >= ax.get_xlim()[0] - 1e-9])
+    ax.set_xlabel("accuracy (recall of each class)")
+    ax.spines[["top", "right"]].set_visible(False)
+    pct = _pct(ev.confidence)
+    method = getattr(exact, "method", "union")
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = [
+        Patch(color=GREEN, alpha=0.35, label=f"balanced accuracy: exact {pct} ({method})"),
+        Patch(color=EXACT, alpha=0.35, label=f"class: exact {pct} (Clopper-Pearson)"),
+        Line2D([], [], color=INK, marker="|", ls="", ms=9, mew=2, label="sample value"),
+        Line2D([], [], color=GREY, ls="-.", label=f"chance {ev.chance:.3g}"),
+    ]
+    if credible:
+        handles.insert(2, Line2D([], [], color=INK, lw=1, label=f"{pct} credible interval"))
+    fig.legend(handles=handles, fontsize=7, loc="outside lower center", frameon=False, ncols=2)
+    ax.set_title(_t(title) if title else "accuracy per class", fontsize=10, loc="left")
+    return fig
+
+
+def _short(text: object, limit: int = 40) -> str:
+    """A label shown literally and cut to ``limit`` characters."""
+    s = str(text)
+    if len(s) > limit:
+        s = s[: limit - 1] + "\u2026"
+    return _t(s)
+
+
+# ----------------------------------------------------------------------------------------------
+def _diff_parts(comparison) -> tuple[Any, float, float]:
+    """Distribution of the difference, P(A > B) and rope half-width from a comparison result."""
+    dist = None
+    for attr in ("difference", "delta", "posterior", "distribution"):
+        dist = getattr(comparison, attr, None)
+        if dist is not None and hasattr(dist, "pdf"):
+            break
+        dist = None
+    if dist is None:
+        raise BaccError("plot_difference needs a comparison result with a 'difference' distribution")
+    p = getattr(comparison, "p_better", None)
+    if p is None:
+        p = float(dist.sf(0.0))
+    rope = float(getattr(comparison, "rope", 0.0) or 0.0)
+    return dist, float(p), rope
+
+
+def plot_difference(
+    comparison,
+    *,
+    names: Sequence[str] = ("A", "B"),
+    confidence: float | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Density of the difference of two balanced accuracies with P(A > B) (seed 001, Fig. 5).
+
+    Parameters
+    ----------
+    comparison : result of :func:`bacc.compare` or :func:`bacc.compare_paired`
+        Needs ``difference`` (distribution object of ``lambda_A - lambda_B``), ``p_better`` and
+        optionally ``rope`` and ``confidence``.
+    names : (str, str)
+        Names of A and B.
+    confidence : float, optional
+        Mass of the shaded central interval (default the comparison's, else 0.95).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes: density, shaded central interval, a line at 0, the rope band when
+        ``rope > 0``, the posterior mean, and the text ``P(A > B) = ...``.
+    """
+    dist, p_better, rope = _diff_parts(comparison)
+    c = confidence if confidence is not None else getattr(comparison, "confidence", 0.95) or 0.95
+    a_name, b_name = (_t(n) for n in names)
+    lo, hi = _dist_range(dist)
+    span = hi - lo
+    if lo - 0.5 * span <= 0.0 <= hi + 0.5 * span:
+        lo, hi = min(lo, -0.03 * span), max(hi, 0.03 * span)
+    if rope > 0:
+        lo, hi = min(lo, -1.2 * rope), max(hi, 1.2 * rope)
+    x, y = _density(dist, lo, hi)
+    il, ih = (float(v) for v in dist.interval(c))
+    fig = _new_figure(6.4, 3.2)
+    ax = fig.subplots()
+    ax.plot(x, y, color=GREEN, lw=1.8, label=f"posterior of {a_name} - {b_name}")
+    ax.fill_between(x, 0, np.nan_to_num(y), where=(x >= il) & (x <= ih), color=GREEN, alpha=0.25,
+                    lw=0, label=f"{_pct(c)} interval [{il:.3f}, {ih:.3f}]")
+    mean = float(dist.mean())
+    ax.axvline(mean, color=INK, lw=1.3, label=f"mean {mean:.3f}")
+    if lo <= 0.0 <= hi:
+        ax.axvline(0.0, color=GREY, lw=1.2, ls="-.", label="no difference")
+    if rope > 0:
+        ax.axvspan(-rope, rope, color=GREY, alpha=0.15, lw=0, label=f"practically equal (+-{rope:g})")
+    _cap_density(ax, y)
+    ax.text(0.99, 0.97, f"P({a_name} > {b_name}) = {_p(p_better)}", transform=ax.transAxes,
+            ha="right", va="top", fontsize=10, fontweight="bold")
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel(f"balanced accuracy of {a_name} minus {b_name}")
+    ax.set_ylabel("density")
+    ax.legend(fontsize=7, loc="upper left", frameon=False)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.set_title(_t(title) if title else "difference of balanced accuracies", fontsize=10, loc="left")
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+def plot_forest(
+    evaluations: Sequence[Evaluation] | Mapping[str, Evaluation],
+    *,
+    names: Sequence[str] | None = None,
+    exact: Sequence[Any] | None = None,
+    sort: bool = False,
+    title: str | None = None,
+) -> Figure:
+    """Forest plot: the balanced accuracy of many classifiers or groups, one row each.
+
+    Parameters
+    ----------
+    evaluations : sequence of Evaluation, or mapping name -> Evaluation
+    names : sequence of str, optional
+    exact : sequence of ExactInterval, optional
+        Exact interval per row, drawn as a wide pale bar behind the credible interval.
+    sort : bool
+        Order rows by posterior mean (best at the top) instead of input order.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes: per row a dot at the posterior mean, a line for the central credible interval,
+        a pale bar for the exact interval (when given), and a cross at the sample balanced
+        accuracy; a vertical line at chance.
+    """
+    evs, names = _named(evaluations, names)
+    ex = list(exact) if exact is not None else [None] * len(evs)
+    if len(ex) != len(evs):
+        raise BaccError(f"exact has {len(ex)} entries for {len(evs)} evaluations")
+    order = list(range(len(evs)))
+    if sort:
+        order.sort(key=lambda i: -evs[i].balanced_accuracy_summary.mean)
+    n = len(evs)
+    fig = _new_figure(6.4, 1.5 + 0.32 * n)
+    ax = fig.subplots()
+    ys = np.arange(n)[::-1]
+    lab_done: set[str] = set()
+
+    def once(label: str) -> str | None:
+        if label in lab_done:
+            return None
+        lab_done.add(label)
+        return label
+
+    chances = set()
+    for y, i in zip(ys, order, strict=True):
+        ev = evs[i]
+        s = ev.balanced_accuracy_summary
+        if ex[i] is not None:
+            ax.barh(y, ex[i].upper - ex[i].lower, left=ex[i].lower, height=0.6, color=EXACT,
+                    alpha=0.3, lw=0, label=once(f"exact {_pct(ex[i].confidence)} interval"))
+        ax.hlines(y, s.lower, s.upper, color=GREEN, lw=2.2,
+                  label=once(f"{_pct(s.confidence)} credible interval"))
+        ax.plot([s.mean], [y], "o", color=GREEN, ms=5, label=once("posterior mean"))
+        ax.plot([ev.sample_balanced_accuracy], [y], "x", color=INK, ms=5, label=once("sample value"))
+        chances.add(round(ev.chance, 12))
+    for ch in sorted(chances):
+        ax.axvline(ch, color=GREY, ls="-.", lw=1.0, label=once("chance"))
+    ax.set_yticks(ys, [_short(names[i]) for i in order], fontsize=8)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlabel("balanced accuracy")
+    fig.legend(fontsize=7, loc="outside lower center", frameon=False, ncols=3)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.set_title(_t(title) if title else "balanced accuracy", fontsize=10, loc="left")
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+def plot_confusion(
+    confusion: ConfusionMatrix | Evaluation,
+    *,
+    normalize: bool = True,
+    title: str | None = None,
+) -> Figure:
+    """Heat map of a confusion matrix (rows = true class, columns = predicted class).
+
+    Parameters
+    ----------
+    confusion : ConfusionMatrix or Evaluation
+    normalize : bool
+        Colour by the share of each true class (row); the counts are written in the cells
+        (up to 25 classes).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One image axes plus a colour bar; axis labels "predicted class" and "true class".
+    """
+    cm = getattr(confusion, "confusion", confusion)
+    counts = np.asarray(cm.counts, dtype=float)
+    l = counts.shape[0]  # noqa: E741 - the seeds' name for the number of classes
+    sup = counts.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shown = np.where(sup > 0, counts / np.where(sup > 0, sup, 1), 0.0) if normalize else counts
+    size = min(7.0, max(3.4, 0.45 * l + 2.2))
+    fig = _new_figure(size + 0.9, size)
+    ax = fig.subplots()
+    im = ax.imshow(shown, cmap="Blues", vmin=0, vmax=1 if normalize else None, aspect="equal")
+    if l <= 25:
+        hi = np.nanmax(shown) if shown.size else 1
+        for i in range(l):
+            for j in range(l):
+                v = int(counts[i, j])
+                ax.text(j, i, f"{v}", ha="center", va="center", fontsize=8 if l <= 12 else 6,
+                        color="white" if shown[i, j] > 0.55 * (1 if normalize else hi) else INK)
+    ticks = [_short(x, 20) for x in cm.labels]
+    fs = 8 if l <= 12 else 6
+    ax.set_xticks(range(l), ticks, fontsize=fs, rotation=45 if max(map(len, ticks)) > 3 else 0,
+                  ha="right" if max(map(len, ticks)) > 3 else "center")
+    ax.set_yticks(range(l), ticks, fontsize=fs)
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    cb = fig.colorbar(im, ax=ax, shrink=0.8)
+    cb.set_label("share of the true class" if normalize else "count", fontsize=8)
+    ax.set_title(_t(title) if title else "confusion matrix", fontsize=10, loc="left")
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+def figure_svg(fig: Figure, *, id_prefix: str = "f", alt: str = "") -> str:
+    """Render a figure as an inline ``<svg>`` element (no XML prologue, no fixed size).
+
+    Element ids are prefixed with ``id_prefix`` so that several figures can live in one HTML
+    page without clashing; width and height are removed so CSS can scale the picture (the
+    ``viewBox`` keeps its proportions). Text is drawn as paths (no font needed).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    id_prefix : str
+        Letters and digits only; unique per figure in a page.
+    alt : str
+        Accessible description (escaped), placed in ``aria-label`` and ``<title>``.
+
+    Returns
+    -------
+    str
+        ``<svg ...>...</svg>``
+    """
+    import html
+    import io
+    import re
+
+    matplotlib, _ = _mpl()
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", id_prefix):
+        raise BaccError(f"id_prefix must be letters and digits, got {id_prefix!r}")
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "bacc"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    ids = set(re.findall(r'\bid="([^"]+)"', svg))
+    if ids:
+        pattern = re.compile(r'(\bid="|#)(' + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r')\b')
+        svg = pattern.sub(lambda m: f"{m.group(1)}{id_prefix}-{m.group(2)}", svg)
+    head_end = svg.index(">")
+    head = svg[:head_end]
+    head = re.sub(r'\s(width|height)="[^"]*"', "", head)
+    label = html.escape(alt, quote=True)
+    head += f' role="img" aria-label="{label}" preserveAspectRatio="xMidYMid meet"'
+    body = svg[head_end:]
+    if alt:
+        body = f"><title>{label}</title>" + body[1:]
+    return head + body.strip()

@@ -1,0 +1,74 @@
+"""evaluate_many: the same numbers as one evaluate per group, computed across groups at once."""
+
+import numpy as np
+import pytest
+
+import bacc
+from bacc import BaccError
+
+
+def _binary_stack(G, seed):
+    rng = np.random.default_rng(seed)
+    n = rng.integers(1, 400, (G, 2))
+    n[0] = [0, 25]  # a detector that has only seen one class
+    n[1] = [10**9, 10]  # a huge class
+    k = rng.binomial(n, rng.uniform(0.4, 1.0, (G, 2)))
+    k[2] = n[2]  # perfect detector
+    s = np.zeros((G, 2, 2), dtype=np.int64)
+    s[:, 0, 0], s[:, 0, 1] = k[:, 0], n[:, 0] - k[:, 0]
+    s[:, 1, 1], s[:, 1, 0] = k[:, 1], n[:, 1] - k[:, 1]
+    return s
+
+
+def test_batch_equals_single_evaluations_to_1e9():
+    stack = _binary_stack(60, 3)
+    res = bacc.evaluate_many(stack, groups=[f"det{i}" for i in range(60)])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", bacc.BaccWarning)
+        for g in range(60):
+            ev = bacc.evaluate(stack[g])
+            s = ev.balanced_accuracy_summary
+            ex = ev.exact_interval()
+            assert res.sample_accuracy[g] == pytest.approx(ev.sample_accuracy, abs=1e-12)
+            assert res.sample_balanced_accuracy[g] == pytest.approx(ev.sample_balanced_accuracy, abs=1e-12)
+            assert abs(res.mean[g] - s.mean) < 1e-9
+            assert abs(res.lower[g] - s.lower) < 1e-9
+            assert abs(res.upper[g] - s.upper) < 1e-9
+            assert abs(res.p_above_chance[g] - ev.p_above_chance) < 1e-9
+            assert abs(res.exact_lower[g] - ex.lower) < 1e-9
+            assert abs(res.exact_upper[g] - ex.upper) < 1e-9
+            assert res.support[g].tolist() == ev.confusion.support.tolist()
+
+
+def test_batch_handles_multiclass_groups():
+    rng = np.random.default_rng(5)
+    stack = rng.integers(0, 30, (4, 3, 3))
+    res = bacc.evaluate_many(stack, labels=["a", "b", "c"])
+    for g in range(4):
+        ev = bacc.evaluate(stack[g])
+        assert abs(res.lower[g] - ev.balanced_accuracy_summary.lower) < 1e-9
+        assert abs(res.p_above_chance[g] - ev.p_above_chance) < 1e-9
+
+
+def test_batch_accepts_matrices_by_name_and_reports_records():
+    res = bacc.evaluate_many({"cam-1": [[42, 3], [6, 4]], "cam-2": [[30, 0], [0, 12]]})
+    recs = res.to_records()
+    assert [r["group"] for r in recs] == ["cam-1", "cam-2"]
+    assert recs[1]["support"] == {"0": 30, "1": 12}
+    assert "cam-2" in str(res)
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        (np.zeros((2, 2, 3)), "shape"),
+        (np.array([[[1, -1], [0, 1]]]), "negative"),
+        (np.array([[[0, 0], [0, 0]]]), "no examples"),
+        (np.array([[[1.5, 1], [0, 1]]]), "non-integer"),
+    ],
+)
+def test_batch_bad_input(counts, message):
+    with pytest.raises(BaccError, match=message):
+        bacc.evaluate_many(counts)
