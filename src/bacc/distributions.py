@@ -500,33 +500,13 @@ class _PairQuadrature:
         self.tlo, self.thi = float(lo[0]), float(hi[0])
         self.lbR = float(sc.betaln(self.aR, self.bR))
         self.lbB = float(sc.betaln(self.aB, self.bB))
-        self._full = None
 
     def _params(self, n):
         return {k: np.full(n, v) for k, v in self.__dict__.items() if k in _PAIR_KEYS}
 
     def values(self, x, kinds):
         x = np.asarray(x, dtype=float)
-        full = (x - self.wB <= self.wR * self.tlo) & (x >= self.wR * self.thi)
-        out = {k: np.empty(x.size) for k in kinds}
-        if full.any():
-            # B's kinks lie outside R's mass: the nodes do not depend on x (cached)
-            if self._full is None:
-                p1 = self._params(1)
-                tt, ww = _pair_nodes(np.array([self.tlo]), np.array([self.thi]), p1)[:2]
-                self._full = (tt[0], ww[0])
-            tt, ww = self._full
-            xf = x[full][:, None]
-            s_ = np.clip((xf - self.wR * tt[None, :]) / self.wB, 0.0, 1.0)
-            one_s = np.clip((self.wB - xf + self.wR * tt[None, :]) / self.wB, 0.0, 1.0)
-            vals = _pair_sum(x[full], s_, one_s, np.broadcast_to(ww, s_.shape), self._params(int(full.sum())), kinds)
-            for k in kinds:
-                out[k][full] = vals[k]
-        if (~full).any():
-            vals = pair_values(x[~full], self._params(int((~full).sum())), kinds)
-            for k in kinds:
-                out[k][~full] = vals[k]
-        return out
+        return pair_values(x, self._params(x.size), kinds)
 
 
 _PAIR_KEYS = ("aB", "bB", "wB", "aR", "bR", "wR", "tlo", "thi", "lbB")
@@ -540,17 +520,18 @@ def pair_parameters(aB, bB, wB, aR, bR, wR):
             "lbB": sc.betaln(aB, bB)}
 
 
-def _pair_nodes(c, d, P):
+def _pair_nodes(c, d, P, rule=None):
     """Tanh-sinh nodes on [c_r, d_r] per row: t, f_R(t) * weight, and end-point distances.
 
     The density is evaluated relative to its mean (no large cancelling terms) and the weights
     are normalised so that the rule integrates it to the exact mass of [c, d].
     """
     aR, bR = P["aR"][:, None], P["bR"][:, None]
+    left, right, wts = (_TS_LEFT, _TS_RIGHT, _TS_W) if rule is None else rule
     width = np.maximum(d - c, 0.0)
-    dl = width[:, None] * _TS_LEFT[None, :]
-    dr = width[:, None] * _TS_RIGHT[None, :]
-    wt = width[:, None] * _TS_W[None, :]
+    dl = width[:, None] * left[None, :]
+    dr = width[:, None] * right[None, :]
+    wt = width[:, None] * wts[None, :]
     t = c[:, None] + dl
     one_t = (1.0 - d)[:, None] + dr
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
@@ -573,21 +554,50 @@ def _pair_nodes(c, d, P):
     return t, g * wt * scale[:, None], dl, dr
 
 
+def _gauss_legendre_rule(n: int = 48):
+    x, w = np.polynomial.legendre.leggauss(n)
+    return (x + 1.0) / 2.0, (1.0 - x) / 2.0, w / 2.0
+
+
+_GL_RULE = _gauss_legendre_rule()
+
+
+def _is_integer(v):
+    return np.abs(v - np.round(v)) < 1e-12
+
+
 def pair_values(x, P, kinds):
-    """cdf / sf / pdf of two-component sums, one row of parameters per x (vectorised)."""
+    """cdf / sf / pdf of two-component sums, one row of parameters per x (vectorised).
+
+    Rows whose x puts both kinks of ``F_B`` outside the mass of R, and where R's density is a
+    polynomial at any support boundary its mass reaches (integer Beta parameters, as under a
+    flat prior), integrate a smooth function: a 48-point Gauss-Legendre rule. The other rows
+    use the tanh-sinh rule, which tolerates end-point singularities.
+    """
     x = np.asarray(x, dtype=float)
     t1 = x / P["wR"]
     t2 = (x - P["wB"]) / P["wR"]
     c = np.maximum(t2, P["tlo"])
     d = np.minimum(t1, P["thi"])
-    _, fw, dl, dr = _pair_nodes(c, d, P)
-    ratio = (P["wR"] / P["wB"])[:, None]
-    with np.errstate(invalid="ignore"):
-        sB = ratio * ((t1 - d)[:, None] + dr)  # s(t), from the right end point
-        one_sB = ratio * ((c - t2)[:, None] + dl)  # 1 - s(t), from the left end point
-    s_acc = np.clip(np.where(sB <= 0.5, sB, 1.0 - one_sB), 0.0, 1.0)
-    one_s = np.clip(np.where(sB <= 0.5, 1.0 - sB, one_sB), 0.0, 1.0)
-    return _pair_sum(x, s_acc, one_s, fw, P, kinds)
+    smooth_ends = ((P["tlo"] > 0) | _is_integer(P["aR"])) & ((P["thi"] < 1) | _is_integer(P["bR"]))
+    gl = (c == P["tlo"]) & (d == P["thi"]) & smooth_ends
+    n, out = x.size, {}
+    for rows, rule in ((np.flatnonzero(gl), _GL_RULE), (np.flatnonzero(~gl), None)):
+        if rows.size == 0:
+            continue
+        Pr = {key: val[rows] for key, val in P.items()}
+        cr, dr_, t1r, t2r = c[rows], d[rows], t1[rows], t2[rows]
+        _, fw, dl, dr = _pair_nodes(cr, dr_, Pr, rule)
+        ratio = (Pr["wR"] / Pr["wB"])[:, None]
+        with np.errstate(invalid="ignore"):
+            sB = ratio * ((t1r - dr_)[:, None] + dr)  # s(t), from the right end point
+            one_sB = ratio * ((cr - t2r)[:, None] + dl)  # 1 - s(t), from the left end point
+        s_acc = np.clip(np.where(sB <= 0.5, sB, 1.0 - one_sB), 0.0, 1.0)
+        one_s = np.clip(np.where(sB <= 0.5, 1.0 - sB, one_sB), 0.0, 1.0)
+        vals = _pair_sum(x[rows], s_acc, one_s, fw, Pr, kinds)
+        for k in kinds:
+            out.setdefault(k, np.empty(n))[rows] = vals[k]
+    return out
 
 
 def _pair_sum(x, s_acc, one_s, fw, P, kinds):

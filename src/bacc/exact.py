@@ -357,7 +357,8 @@ class ExactInterval:
         what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
         d = _digits((self.lower, self.upper), *[(c.lower, c.upper) for c in self.per_class])
         lines = [
-            f"Exact {_sides_phrase(self.confidence, self.sides)} confidence interval for the "
+            f"Exact {_sides_phrase(self.confidence, self.sides)} confidence "
+            f"{'interval' if self.sides == 'two' else 'bound'} for the "
             f"{what} ({_METHOD_TITLES.get(self.method, self.method)})",
             f"  estimate {_fmt(self.estimate, d)}   interval "
             f"[{_fmt(self.lower, d)}, {_fmt(self.upper, d)}]",
