@@ -58,7 +58,9 @@ def matrices():
 
 def main() -> None:
     rng = np.random.default_rng(0)
-    print(f"{'matrix':24s} {'bacc (ms)':>10s} {'MC 1e5 (ms)':>12s} {'ratio':>7s} {'max |err| bacc':>15s} {'max |err| MC':>13s}")
+    print(
+        f"{'matrix':24s} {'bacc (ms)':>10s} {'MC 1e5 (ms)':>12s} {'ratio':>7s} {'max |err| bacc':>15s} {'max |err| MC':>13s}"
+    )
     for name, m in matrices():
         cm = bacc.ConfusionMatrix(m)
         post = bacc.posterior_balanced_accuracy(cm)
@@ -72,7 +74,9 @@ def main() -> None:
         ref = np.array([ref_d.mean(), med, ref_d.mode(), lo, hi, ref_d.p_above(1.0 / len(a))])
         err_b = np.max(np.abs(np.array(s_b) - ref))
         err_m = np.max(np.abs(np.array(s_m) - ref))
-        print(f"{name:24s} {t_b * 1e3:10.2f} {t_m * 1e3:12.1f} {t_m / t_b:7.1f} {err_b:15.1e} {err_m:13.1e}")
+        print(
+            f"{name:24s} {t_b * 1e3:10.2f} {t_m * 1e3:12.1f} {t_m / t_b:7.1f} {err_b:15.1e} {err_m:13.1e}"
+        )
 
 
 if __name__ == "__main__":

@@ -32,7 +32,9 @@ def test_batch_equals_single_evaluations_to_1e9():
             s = ev.balanced_accuracy_summary
             ex = ev.exact_interval()
             assert res.sample_accuracy[g] == pytest.approx(ev.sample_accuracy, abs=1e-12)
-            assert res.sample_balanced_accuracy[g] == pytest.approx(ev.sample_balanced_accuracy, abs=1e-12)
+            assert res.sample_balanced_accuracy[g] == pytest.approx(
+                ev.sample_balanced_accuracy, abs=1e-12
+            )
             assert abs(res.mean[g] - s.mean) < 1e-9
             assert abs(res.lower[g] - s.lower) < 1e-9
             assert abs(res.upper[g] - s.upper) < 1e-9

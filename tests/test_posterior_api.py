@@ -108,15 +108,24 @@ def test_intervals_contain_point_estimates():
         (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]], prior=(0, 1)), "prior"),
         (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]], prior=(-1, 1)), "prior"),
         (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]], prior=[(1, 1)] * 3), "prior"),
-        (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]], weights=(-0.5, 1.5)), "weights"),
-        (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]], weights=(0.5, 0.6)), "sum to 1"),
+        (
+            lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]], weights=(-0.5, 1.5)),
+            "weights",
+        ),
+        (
+            lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]], weights=(0.5, 0.6)),
+            "sum to 1",
+        ),
         (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]]).interval(1.2), "confidence"),
         (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]]).interval(0), "confidence"),
         (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]]).ppf(1.5), "q must lie"),
         (lambda: bacc.posterior_accuracy([[1, 2], [3, 4]]).ppf(-0.1), "q must lie"),
         (lambda: bacc.evaluate([[1, 2], [3, 4]], confidence=95), "confidence"),
         (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]], empty="ignore"), "empty"),
-        (lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]]).interval(0.9, kind="mode"), "kind"),
+        (
+            lambda: bacc.posterior_balanced_accuracy([[1, 2], [3, 4]]).interval(0.9, kind="mode"),
+            "kind",
+        ),
     ],
 )
 def test_bad_input_raises_bacc_error(call, message):

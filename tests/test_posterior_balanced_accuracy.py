@@ -29,7 +29,12 @@ CASES_2 = [
     ("jeffreys_perfect_and_allwrong", *params([0, 40], [40, 40], JEFFREYS), [0.5, 0.5]),
     ("empty_class_kept_and_1e6", *params([0, 10**6], [0, 10**6]), [0.5, 0.5]),
     ("cost_weighted_c07", *params([30, 8], [40, 20]), [0.7, 0.3]),
-    ("informative_prior", np.array([20.0 + 18, 5.0 + 2]), np.array([20.0 + 2, 5.0 + 8]), [0.5, 0.5]),
+    (
+        "informative_prior",
+        np.array([20.0 + 18, 5.0 + 2]),
+        np.array([20.0 + 2, 5.0 + 8]),
+        [0.5, 0.5],
+    ),
     ("million_per_class", *params([900_000, 950_000], [10**6, 10**6]), [0.5, 0.5]),
     ("billion_and_ten", *params([999_999_000, 7], [10**9, 10]), [0.5, 0.5]),
     ("both_perfect", *params([300, 25], [300, 25]), [0.5, 0.5]),
@@ -49,7 +54,9 @@ def _grid(dist):
     return np.clip(dist.mean() + sd * np.array([-3.5, -2, -1, -0.3, 0, 0.4, 1.2, 2.5, 3.5]), lo, hi)
 
 
-@pytest.mark.parametrize(("label", "a", "b", "w"), CASES_2 + CASES_3, ids=lambda c: c if isinstance(c, str) else "")
+@pytest.mark.parametrize(
+    ("label", "a", "b", "w"), CASES_2 + CASES_3, ids=lambda c: c if isinstance(c, str) else ""
+)
 def test_cdf_within_1e7_of_mpmath(label, a, b, w):
     d = BetaSum(a, b, w)
     xs = _grid(d)
@@ -60,7 +67,9 @@ def test_cdf_within_1e7_of_mpmath(label, a, b, w):
     assert np.max(np.abs(d.sf(xs) - (1 - ref))) < 1e-7
 
 
-@pytest.mark.parametrize(("label", "a", "b", "w"), CASES_2 + CASES_3[:3], ids=lambda c: c if isinstance(c, str) else "")
+@pytest.mark.parametrize(
+    ("label", "a", "b", "w"), CASES_2 + CASES_3[:3], ids=lambda c: c if isinstance(c, str) else ""
+)
 def test_quantiles_within_bar_of_mpmath(label, a, b, w):
     d = BetaSum(a, b, w)
     sd = d.std()
@@ -70,7 +79,11 @@ def test_quantiles_within_bar_of_mpmath(label, a, b, w):
     assert abs(d.median() - ref_ppf(0.5, a, b, w)) <= tol
 
 
-@pytest.mark.parametrize(("label", "a", "b", "w"), CASES_2[:5] + CASES_3[:1], ids=lambda c: c if isinstance(c, str) else "")
+@pytest.mark.parametrize(
+    ("label", "a", "b", "w"),
+    CASES_2[:5] + CASES_3[:1],
+    ids=lambda c: c if isinstance(c, str) else "",
+)
 def test_mode_is_the_argmax_of_the_density(label, a, b, w):
     d = BetaSum(a, b, w)
     assert abs(d.mode() - ref_mode(a, b, w)) <= 1e-3 * d.std()
@@ -84,7 +97,9 @@ def test_mode_is_not_the_mean_of_class_modes():
     assert abs(d.mode() - ref_mode(a, b, [0.5, 0.5])) <= 1e-3 * d.std()
 
 
-@pytest.mark.parametrize(("label", "a", "b", "w"), CASES_2 + CASES_3, ids=lambda c: c if isinstance(c, str) else "")
+@pytest.mark.parametrize(
+    ("label", "a", "b", "w"), CASES_2 + CASES_3, ids=lambda c: c if isinstance(c, str) else ""
+)
 def test_mean_and_variance_are_exact(label, a, b, w):
     d = BetaSum(a, b, w)
     m, v = ref_mean_var(a, b, w)
@@ -124,7 +139,11 @@ def test_posterior_far_narrower_than_a_fixed_grid():
 
 
 def test_single_class_is_the_scaled_beta():
-    d = bacc.posterior_balanced_accuracy([[5, 0], [0, 0]], empty="drop") if False else BetaSum([6.0], [1.0], [1.0])
+    d = (
+        bacc.posterior_balanced_accuracy([[5, 0], [0, 0]], empty="drop")
+        if False
+        else BetaSum([6.0], [1.0], [1.0])
+    )
     post = bacc.BetaPosterior(6, 1)
     xs = np.linspace(0.05, 0.95, 7)
     assert np.allclose(d.cdf(xs), post.cdf(xs), atol=1e-15)

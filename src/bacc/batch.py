@@ -94,7 +94,10 @@ class BatchEvaluation:
             row = {"group": _jsonable(name)}
             for col in self._COLUMNS:
                 row[col] = float(getattr(self, col)[g])
-            row["support"] = {str(_jsonable(lab)): int(v) for lab, v in zip(self.labels, self.support[g], strict=True)}
+            row["support"] = {
+                str(_jsonable(lab)): int(v)
+                for lab, v in zip(self.labels, self.support[g], strict=True)
+            }
             out.append(row)
         return out
 
@@ -145,13 +148,20 @@ class BatchEvaluation:
 
 def _as_stack(counts, groups, labels, rows):
     """Return (G, l, l) int64 counts (rows = true class), group names and labels."""
-    if hasattr(counts, "counts") and hasattr(counts, "groups") and not isinstance(counts, ConfusionMatrix):
+    if (
+        hasattr(counts, "counts")
+        and hasattr(counts, "groups")
+        and not isinstance(counts, ConfusionMatrix)
+    ):
         arr = np.asarray(counts.counts)
         groups = tuple(counts.groups) if groups is None else groups
         labels = tuple(counts.labels) if labels is None else labels
     elif isinstance(counts, dict):
         groups = tuple(counts) if groups is None else groups
-        mats = [c if isinstance(c, ConfusionMatrix) else ConfusionMatrix.from_matrix(c, rows=rows) for c in counts.values()]
+        mats = [
+            c if isinstance(c, ConfusionMatrix) else ConfusionMatrix.from_matrix(c, rows=rows)
+            for c in counts.values()
+        ]
         return _from_matrices(mats, groups, labels)
     elif isinstance(counts, list | tuple) and counts and isinstance(counts[0], ConfusionMatrix):
         return _from_matrices(list(counts), groups, labels)
@@ -201,7 +211,9 @@ def _from_matrices(mats, groups, labels):
     lab0 = mats[0].labels
     for i, m in enumerate(mats):
         if m.labels != lab0:
-            raise BaccError(f"group {i} has labels {m.labels!r}, group 0 has {lab0!r}; groups must share classes")
+            raise BaccError(
+                f"group {i} has labels {m.labels!r}, group 0 has {lab0!r}; groups must share classes"
+            )
     stack = np.stack([m.counts for m in mats])
     groups = tuple(range(len(mats))) if groups is None else tuple(groups)
     if len(groups) != len(mats):
@@ -333,7 +345,14 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above):
         wide = np.where(sd_c[:, 0] == sd_c[:, 1], 1, wide)
     narrow = 1 - wide
     r = np.arange(rows.size)
-    P = pair_parameters(a2[r, wide], b2[r, wide], np.full(rows.size, w), a2[r, narrow], b2[r, narrow], np.full(rows.size, w))
+    P = pair_parameters(
+        a2[r, wide],
+        b2[r, wide],
+        np.full(rows.size, w),
+        a2[r, narrow],
+        b2[r, narrow],
+        np.full(rows.size, w),
+    )
     mean = w * (a2 / (a2 + b2)).sum(axis=1)
     sd = np.sqrt((w * w * var).sum(axis=1))
     mom3 = (w**3 * m3).sum(axis=1)
@@ -355,7 +374,8 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above):
         Pw = rows_of(P2, which)
         return _tails(lambda xx, kinds: pair_values(xx, Pw, kinds), np.clip(x, 0.0, 1.0), up)
 
-    x = newton_quantile(tail_and_pdf, target, upper_tail, start, np.zeros(sel.size), np.ones(sel.size), tol)
+    x = newton_quantile(
+        tail_and_pdf, target, upper_tail, start, np.zeros(sel.size), np.ones(sel.size), tol
+    )
     lower[rows] = x[: rows.size]
     upper[rows] = x[rows.size :]
-

@@ -50,7 +50,9 @@ def _validate_counts(matrix) -> np.ndarray:
         bad = ~np.isfinite(arr)
         if bad.any():
             i, j = np.argwhere(bad)[0]
-            raise BaccError(f"row {i} of the confusion matrix has a non-finite count ({arr[i, j].item()})")
+            raise BaccError(
+                f"row {i} of the confusion matrix has a non-finite count ({arr[i, j].item()})"
+            )
         if np.any(arr >= _MAX_COUNT):
             raise BaccError(f"counts must be below {_MAX_COUNT:.3g}")
         frac = arr != np.round(arr)
@@ -62,7 +64,9 @@ def _validate_counts(matrix) -> np.ndarray:
             )
     if np.any(arr < 0):
         i, j = np.argwhere(arr < 0)[0]
-        raise BaccError(f"row {i} of the confusion matrix has a negative count ({arr[i, j].item()!r})")
+        raise BaccError(
+            f"row {i} of the confusion matrix has a negative count ({arr[i, j].item()!r})"
+        )
     out = arr.astype(np.int64)
     if out.sum(dtype=object) >= _MAX_COUNT:
         raise BaccError(f"the total count must be below {_MAX_COUNT:.3g}")
@@ -170,11 +174,15 @@ class ConfusionMatrix:
         try:
             ti = np.fromiter((index[v] for v in yt), dtype=np.int64, count=len(yt))
         except KeyError as exc:
-            raise BaccError(f"y_true contains the label {exc.args[0]!r}, which is not in labels") from None
+            raise BaccError(
+                f"y_true contains the label {exc.args[0]!r}, which is not in labels"
+            ) from None
         try:
             pi = np.fromiter((index[v] for v in yp), dtype=np.int64, count=len(yp))
         except KeyError as exc:
-            raise BaccError(f"y_pred contains the label {exc.args[0]!r}, which is not in labels") from None
+            raise BaccError(
+                f"y_pred contains the label {exc.args[0]!r}, which is not in labels"
+            ) from None
         n = len(labs)
         counts = np.bincount(ti * n + pi, minlength=n * n).reshape(n, n)
         return cls(counts, labs)

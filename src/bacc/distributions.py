@@ -365,7 +365,12 @@ class BetaSum(ContinuousDistribution):
         n = target.size
         start = cornish_fisher_start(target, upper, self._mean, self.std(), self._m3, lo_s, hi_s)
         return newton_quantile(
-            self._tail_and_pdf, target, upper, start, np.full(n, lo_s), np.full(n, hi_s),
+            self._tail_and_pdf,
+            target,
+            upper,
+            start,
+            np.full(n, lo_s),
+            np.full(n, hi_s),
             np.full(n, max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * self.std())),
         )
 
@@ -462,7 +467,9 @@ def _inc_beta(a, b, x):
     x = np.asarray(x, dtype=float)
     mean = a / (a + b)
     low = x <= mean
-    v = np.where(low, sc.betainc(a, b, np.where(low, x, 0.0)), sc.betainc(b, a, np.where(low, 0.0, 1.0 - x)))
+    v = np.where(
+        low, sc.betainc(a, b, np.where(low, x, 0.0)), sc.betainc(b, a, np.where(low, 0.0, 1.0 - x))
+    )
     return np.where(low, v, 1.0 - v), np.where(low, 1.0 - v, v)
 
 
@@ -516,8 +523,17 @@ def pair_parameters(aB, bB, wB, aR, bR, wR):
     """Row-wise parameters of two-component sums ``wB * Beta(aB, bB) + wR * Beta(aR, bR)``."""
     aB, bB, wB, aR, bR, wR = (np.asarray(v, dtype=float) for v in (aB, bB, wB, aR, bR, wR))
     tlo, thi = _tail_span(aR, bR)
-    return {"aB": aB, "bB": bB, "wB": wB, "aR": aR, "bR": bR, "wR": wR, "tlo": tlo, "thi": thi,
-            "lbB": sc.betaln(aB, bB)}
+    return {
+        "aB": aB,
+        "bB": bB,
+        "wB": wB,
+        "aR": aR,
+        "bR": bR,
+        "wR": wR,
+        "tlo": tlo,
+        "thi": thi,
+        "lbB": sc.betaln(aB, bB),
+    }
 
 
 def _pair_nodes(c, d, P, rule=None):

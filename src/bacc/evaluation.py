@@ -48,7 +48,12 @@ def summarize(dist, confidence: float = 0.95) -> PosteriorSummary:
     c = check_confidence(confidence)
     lo, med, hi = (float(v) for v in dist.ppf([(1 - c) / 2, 0.5, (1 + c) / 2]))
     return PosteriorSummary(
-        mean=float(dist.mean()), median=med, mode=float(dist.mode()), lower=lo, upper=hi, confidence=c
+        mean=float(dist.mean()),
+        median=med,
+        mode=float(dist.mode()),
+        lower=lo,
+        upper=hi,
+        confidence=c,
     )
 
 
@@ -101,7 +106,9 @@ class Evaluation:
         """Per-class Beta prior parameters ``(a, b)``."""
         return self.prior_a, self.prior_b
 
-    def exact_interval(self, confidence=None, metric: str = "balanced_accuracy", sides: str = "two", **kw):
+    def exact_interval(
+        self, confidence=None, metric: str = "balanced_accuracy", sides: str = "two", **kw
+    ):
         """Frequentist exact (Clopper-Pearson / union-bound) interval; see :func:`bacc.exact_interval`."""
         from .exact import exact_interval
 

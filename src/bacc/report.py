@@ -1,0 +1,418 @@
+"""A self-contained HTML report: tables, credible and exact intervals, pictures.
+
+One file, no network: the pictures are inline SVG drawn by :mod:`bacc.plot` (matplotlib), the
+style sheet is inline, and there is no script. The page reads on a phone (one column, tables
+scroll sideways) and on a desktop (pictures side by side). Every user-supplied string (labels,
+names, file names, titles) goes through :func:`html.escape`.
+
+The report only formats results computed elsewhere (:func:`bacc.evaluate`,
+:func:`bacc.exact.exact_interval`, :func:`bacc.approx.fold_sem_interval`, the comparison and
+ranking results); it computes nothing itself.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import _text
+from .errors import BaccError
+
+__all__ = ["Comparison", "ReportEntry", "Section", "render_report", "write_report"]
+
+
+def esc(value: object) -> str:
+    """Escape any value for HTML text and attribute context."""
+    return html.escape(str(value), quote=True)
+
+
+@dataclass(frozen=True)
+class ReportEntry:
+    """One classifier (or group) in a report.
+
+    Attributes
+    ----------
+    name : str
+    evaluation : Evaluation
+        Result of :func:`bacc.evaluate`.
+    exact : ExactInterval
+        Exact interval of the balanced accuracy.
+    accuracy_exact : ExactInterval, optional
+        Exact (Clopper-Pearson) interval of the accuracy.
+    class_exact : sequence of ClassInterval, optional
+        Exact interval of each class accuracy (each holding on its own).
+    fold_interval : ApproxInterval, optional
+        Mean of fold accuracies +- 2 SEM (shown as the approximate comparator).
+    source : str
+        Where the data came from (file, columns, group).
+    note : str
+        Free text shown under the name.
+    warnings : tuple of str
+        Messages raised while evaluating (e.g. a class without examples).
+    """
+
+    name: str
+    evaluation: Any
+    exact: Any
+    accuracy_exact: Any = None
+    class_exact: Sequence[Any] | None = None
+    fold_interval: Any = None
+    source: str = ""
+    note: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A comparison of two entries: names and the result of ``bacc.compare`` / ``compare_paired``."""
+
+    name_a: str
+    name_b: str
+    result: Any
+    paired: bool = False
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled group of entries (one data set, one file, one ``--by`` column)."""
+
+    title: str
+    entries: Sequence[ReportEntry]
+    description: str = ""
+    comparisons: Sequence[Comparison] = ()
+    ranking: Any = None
+    measures: bool = True
+    details: bool = True
+    extra_text: Sequence[tuple[str, str]] = field(default_factory=tuple)
+
+
+# ----------------------------------------------------------------------------------------------
+_CSS = """
+:root { --ink:#1d232a; --muted:#5d6b78; --line:#d9dee3; --bg:#ffffff; --soft:#f4f6f8;
+  --green:#1e8449; --orange:#b9600f; --red:#b03a2e; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; background: var(--bg); color: var(--ink);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+main { max-width: 1180px; margin: 0 auto; padding: 16px; }
+header.top { border-bottom: 1px solid var(--line); margin-bottom: 8px; }
+h1 { font-size: 1.5rem; margin: .3em 0; }
+h2 { font-size: 1.25rem; margin: 1.6em 0 .4em; padding-top: .4em; border-top: 2px solid var(--ink); }
+h3 { font-size: 1.05rem; margin: 1.2em 0 .3em; }
+p { margin: .4em 0 .8em; }
+.muted { color: var(--muted); font-size: .9em; }
+.explain { background: var(--soft); border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
+.explain dt { font-weight: 600; }
+.explain dd { margin: 0 0 .5em 0; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 8px 0 14px; }
+table { border-collapse: collapse; font-size: .9rem; min-width: 100%; }
+th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+thead th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tbody th { font-weight: 500; max-width: 22em; overflow: hidden; text-overflow: ellipsis; }
+.figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px; }
+figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; background: #fff; }
+figure svg { display: block; width: 100%; height: auto; }
+figcaption { font-size: .85rem; color: var(--muted); padding: 4px 2px 0; }
+details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; margin: 10px 0; }
+details > summary { cursor: pointer; font-weight: 600; }
+.verdict { font-size: .95rem; }
+.good { color: var(--green); font-weight: 600; }
+.warn { color: var(--orange); font-weight: 600; }
+.bad { color: var(--red); font-weight: 600; }
+pre.result { background: var(--soft); padding: 8px; border-radius: 6px; overflow-x: auto; font-size: .8rem; }
+footer { margin-top: 2em; border-top: 1px solid var(--line); padding-top: 8px; }
+@media (max-width: 600px) {
+  body { font-size: 14px; }
+  main { padding: 10px; }
+  h1 { font-size: 1.25rem; }
+  .figs { grid-template-columns: 1fr; }
+}
+"""
+
+_EXPLAIN = """
+<dl class="explain">
+<dt>Balanced accuracy</dt>
+<dd>The mean of the accuracies obtained on each class (the recall of each class). Unlike the
+accuracy it is not inflated when a classifier favours a large class of an imbalanced test set:
+a classifier that guesses scores 1 / (number of classes), whatever the class sizes.</dd>
+<dt>Posterior mean and credible interval (Bayesian)</dt>
+<dd>Given the counts and a flat prior on each class accuracy, the balanced accuracy lies inside
+the central credible interval with the stated probability (Brodersen et al. 2010; Carrillo et
+al. 2014). P(&gt; chance) is the posterior probability that it exceeds chance.</dd>
+<dt>Exact confidence interval (frequentist)</dt>
+<dd>Built from Clopper-Pearson bounds on each class (combined by a union bound for the
+balanced accuracy), so that it contains the true value on at least the stated share of test
+sets, whatever that value is.</dd>
+<dt>Mean of folds &#177; 2 SEM (approximate)</dt>
+<dd>The conventional summary of cross-validation; it is shown for comparison only. It can pass
+100% and it cannot see a classifier that exploits class imbalance (Brodersen et al. 2010).</dd>
+</dl>
+"""
+
+
+def _verdict(ev, exact) -> str:
+    """One plain-language sentence about how good the classifier is and how sure we are."""
+    s = ev.balanced_accuracy_summary
+    pct = _text._pct(ev.confidence)
+    p = ev.p_above_chance
+    if p >= 0.99:
+        cls, word = "good", "clearly above chance"
+    elif p >= 0.9:
+        cls, word = "warn", "probably above chance"
+    else:
+        cls, word = "bad", "not distinguishable from chance"
+    text = (
+        f"Balanced accuracy {s.mean:.1%} (posterior mean); with {pct} probability between "
+        f"{s.lower:.1%} and {s.upper:.1%}."
+    )
+    if exact is not None:
+        text += f" Exact {pct} confidence interval: {exact.lower:.1%} to {exact.upper:.1%}."
+    text += f" Chance is {ev.chance:.1%}: the classifier is "
+    return (
+        f'<p class="verdict">{esc(text)}<span class="{cls}">{esc(word)}</span> '
+        f"(P(&gt; chance) = {esc(_text._p(p))}).</p>"
+    )
+
+
+class _Figures:
+    """Renders figures to inline SVG with page-unique ids; skips pictures if matplotlib is missing."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.counter = itertools.count(1)
+        self.missing: str | None = None
+
+    def __call__(self, make, caption: str, alt: str) -> str:
+        if not self.enabled:
+            return ""
+        try:
+            from .plot import close, figure_svg
+
+            fig = make()
+        except BaccError as exc:
+            if "matplotlib" in str(exc):
+                self.missing = str(exc)
+                self.enabled = False
+                return ""
+            raise
+        try:
+            svg = figure_svg(fig, id_prefix=f"g{next(self.counter)}", alt=alt)
+        finally:
+            close(fig)
+        return f"<figure>{svg}<figcaption>{esc(caption)}</figcaption></figure>"
+
+
+def _summary_table(entries: Sequence[ReportEntry]) -> str:
+    conf = entries[0].evaluation.confidence
+    header = _text.summary_header(conf)
+    header[7] = f"{_text._pct(conf)} exact ({entries[0].exact.method})" if entries[0].exact else header[7]
+    rows = [_text.summary_row(e.name, e.evaluation, e.exact) for e in entries]
+    return f'<div class="scroll">{_text.html_table(header, rows)}</div>'
+
+
+def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictures: bool) -> str:
+    ev = e.evaluation
+    parts = [f'<details id="{esc(anchor)}"{" open" if open_ else ""}>',
+             f"<summary>{esc(e.name)}</summary>"]
+    if e.source:
+        parts.append(f'<p class="muted">source: {esc(e.source)}</p>')
+    if e.note:
+        parts.append(f"<p>{esc(e.note)}</p>")
+    for w in e.warnings:
+        parts.append(f'<p class="warn">note: {esc(w)}</p>')
+    parts.append(_verdict(ev, e.exact))
+    header, rows, ch, crows = _text.evaluation_rows(ev, e.exact, e.accuracy_exact, e.class_exact)
+    parts.append(f'<div class="scroll">{_text.html_table(header, rows)}</div>')
+    if e.fold_interval is not None:
+        fi = e.fold_interval
+        flag = (' <span class="bad">leaves [0, 1]: an accuracy cannot be there</span>'
+                if fi.exceeds_unit_interval else "")
+        parts.append(
+            f"<p>Approximate (for comparison): mean of {len(fi.fold_values)} fold accuracies "
+            f"&#177; {fi.multiplier:g} SEM = {fi.estimate:.4f} [{fi.lower:.4f}, {fi.upper:.4f}]{flag}</p>"
+        )
+    parts.append(f"<h3>Per class (accuracy = recall)</h3><div class=\"scroll\">{_text.html_table(ch, crows)}</div>")
+    if pictures:
+        pics = [
+            figs(lambda: _plot().plot_posterior(ev), "Posterior densities: the shaded band is the "
+                 "central credible interval; lines mark mean, median, mode and chance.",
+                 f"posterior density of the balanced accuracy and accuracy of {e.name}"),
+            figs(lambda: _plot().plot_class_accuracies(ev, e.exact, class_exact=e.class_exact),
+                 "Per-class accuracies with exact bounds as bars (as in the detector view of "
+                 "Groundlight, seed 004); thin lines are credible intervals.",
+                 f"per-class accuracies with exact bounds of {e.name}"),
+        ]
+        if ev.confusion.n_classes <= 40:
+            pics.append(figs(lambda: _plot().plot_confusion(ev),
+                             "Confusion matrix: rows are true classes, colour is the share of the "
+                             "row, numbers are counts.", f"confusion matrix of {e.name}"))
+        parts.append('<div class="figs">' + "".join(pics) + "</div>")
+    parts.append("</details>")
+    return "\n".join(parts)
+
+
+def _plot():
+    from . import plot
+
+    return plot
+
+
+def _result_text(result: Any) -> str:
+    return f'<pre class="result">{esc(result)}</pre>'
+
+
+def _comparison_html(c: Comparison, figs: _Figures) -> str:
+    r = c.result
+    p = getattr(r, "p_better", None)
+    head = f"{c.name_a} vs {c.name_b}" + (" (paired: same test examples)" if c.paired else "")
+    out = [f"<h3>{esc(head)}</h3>"]
+    if p is not None:
+        out.append(
+            f"<p>Probability that <b>{esc(c.name_a)}</b> has the higher balanced accuracy: "
+            f"<b>{esc(_text._p(float(p)))}</b>.</p>"
+        )
+    out.append(_result_text(r))
+    out.append('<div class="figs">' + figs(
+        lambda: _plot().plot_difference(r, names=(c.name_a, c.name_b)),
+        "Posterior of the difference of balanced accuracies (seed 001, Fig. 5).",
+        f"difference of balanced accuracies, {c.name_a} minus {c.name_b}",
+    ) + "</div>")
+    return "\n".join(out)
+
+
+def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> str:
+    entries = list(sec.entries)
+    if not entries:
+        raise BaccError(f"report section {sec.title!r} has no entries")
+    out = [f'<section id="s{index}"><h2>{esc(sec.title)}</h2>']
+    if sec.description:
+        out.append(f"<p>{esc(sec.description)}</p>")
+    out.append(_summary_table(entries))
+    pics = []
+    if len(entries) >= 2:
+        pics.append(figs(
+            lambda: _plot().plot_forest([e.evaluation for e in entries], names=[e.name for e in entries],
+                                         exact=[e.exact for e in entries]),
+            "Balanced accuracy of each classifier: posterior mean (dot), credible interval (line), "
+            "exact interval (pale bar), sample value (cross).",
+            f"forest plot of {sec.title}",
+        ))
+    if sec.measures:
+        shown = entries[:6]
+        pics.append(figs(
+            lambda: _plot().plot_measures([e.evaluation for e in shown],
+                                          [e.fold_interval for e in shown],
+                                          names=[_shorten(e.name) for e in shown]),
+            "Three ways to report the same classifier (seed 000, Fig. 1): mean of fold accuracies "
+            "± 2 SEM (red, when folds are known), posterior accuracy (blue), posterior balanced "
+            "accuracy (green).",
+            f"comparison of accuracy measures for {sec.title}",
+        ))
+    if pics:
+        out.append('<div class="figs">' + "".join(pics) + "</div>")
+    for title, text in sec.extra_text:
+        out.append(f"<h3>{esc(title)}</h3>{_result_text(text)}")
+    if sec.ranking is not None:
+        out.append("<h3>Ranking</h3>" + _result_text(sec.ranking))
+    for c in sec.comparisons:
+        out.append(_comparison_html(c, figs))
+    if sec.details:
+        out.append("<h3>Details</h3>")
+        for i, e in enumerate(entries):
+            pictures = i < max_detail
+            out.append(_entry_html(e, figs, f"s{index}e{i}", open_=len(entries) <= 2, pictures=pictures))
+        if len(entries) > max_detail:
+            out.append(f'<p class="muted">Pictures are drawn for the first {max_detail} entries only.</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _shorten(name: str, limit: int = 18) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+
+
+def render_report(
+    sections: Sequence[Section] | Section,
+    *,
+    title: str = "bacc report",
+    subtitle: str = "",
+    pictures: bool = True,
+    max_detail: int = 30,
+    generated: str | None = None,
+) -> str:
+    """Render a self-contained HTML page.
+
+    Parameters
+    ----------
+    sections : Section or sequence of Section
+        What to show; each section has a summary table (one row per entry), a forest plot
+        (two or more entries), the comparison of measures, comparisons, a ranking and one
+        collapsible block of details per entry (per-class table and pictures).
+    title, subtitle : str
+        Shown at the top (escaped).
+    pictures : bool
+        Draw pictures (needs matplotlib; without it the report has tables only and says so).
+    max_detail : int
+        Draw per-entry pictures for at most this many entries per section.
+    generated : str, optional
+        Time stamp to print (default: now, UTC).
+
+    Returns
+    -------
+    str
+        The whole HTML document.
+    """
+    from . import __version__
+
+    if isinstance(sections, Section):
+        sections = [sections]
+    figs = _Figures(pictures)
+    body = [_section_html(s, figs, i, max_detail) for i, s in enumerate(sections)]
+    stamp = generated or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    toc = ""
+    if len(sections) > 1:
+        toc = "<nav><p>" + " · ".join(
+            f'<a href="#s{i}">{esc(s.title)}</a>' for i, s in enumerate(sections)
+        ) + "</p></nav>"
+    missing = ""
+    if figs.missing:
+        missing = f'<p class="warn">Pictures left out: {esc(figs.missing)}</p>'
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body><main>",
+        f'<header class="top"><h1>{esc(title)}</h1>'
+        + (f"<p>{esc(subtitle)}</p>" if subtitle else "")
+        + f'<p class="muted">bacc {esc(__version__)} · {esc(stamp)}</p></header>',
+        missing,
+        "<details><summary>How to read this report</summary>" + _EXPLAIN + "</details>",
+        toc,
+        *body,
+        '<footer class="muted"><p>Brodersen, Ong, Stephan &amp; Buhmann (2010), The balanced accuracy '
+        "and its posterior distribution, ICPR. Carrillo, Brodersen &amp; Castellanos (2014), "
+        "Probabilistic performance evaluation for multiclass classification using the posterior "
+        "balanced accuracy, ROBOT. Clopper &amp; Pearson (1934), Biometrika 26.</p></footer>",
+        "</main></body></html>",
+    ])
+
+
+def write_report(path: str | Path, html_text: str) -> Path:
+    """Write the page to ``path`` (UTF-8) and return the path; errors become BaccError."""
+    p = Path(path)
+    try:
+        p.write_text(html_text, encoding="utf-8")
+    except OSError as exc:
+        raise BaccError(f"cannot write {p}: {exc.strerror or exc}") from None
+    return p
