@@ -7,11 +7,22 @@ classifiers (Brodersen et al. 2010; Carrillo, Brodersen & Castellanos 2014).
 from __future__ import annotations
 
 from . import metrics
+from .approx import ApproxInterval, approx_class_intervals, approx_interval, fold_sem_interval
 from .batch import BatchEvaluation, evaluate_many
 from .confusion import ConfusionMatrix
+from .coverage import CoverageResult, MethodCoverage, coverage
 from .distributions import BetaSum
 from .errors import BaccError, BaccWarning
 from .evaluation import ClassResult, Evaluation, PosteriorSummary, evaluate
+from .exact import (
+    BinomialTest,
+    ClassInterval,
+    ExactInterval,
+    binomial_test,
+    class_intervals,
+    clopper_pearson,
+    exact_interval,
+)
 from .posterior import (
     BalancedAccuracyPosterior,
     BetaPosterior,
@@ -21,6 +32,20 @@ from .posterior import (
 )
 
 __all__ = [
+    "ApproxInterval",
+    "BinomialTest",
+    "ClassInterval",
+    "CoverageResult",
+    "ExactInterval",
+    "MethodCoverage",
+    "approx_class_intervals",
+    "approx_interval",
+    "binomial_test",
+    "class_intervals",
+    "clopper_pearson",
+    "coverage",
+    "exact_interval",
+    "fold_sem_interval",
     "BaccError",
     "BaccWarning",
     "BatchEvaluation",
