@@ -595,7 +595,12 @@ def pair_values(x, P, kinds):
     t2 = (x - P["wB"]) / P["wR"]
     c = np.maximum(t2, P["tlo"])
     d = np.minimum(t1, P["thi"])
-    smooth_ends = ((P["tlo"] > 0) | _is_integer(P["aR"])) & ((P["thi"] < 1) | _is_integer(P["bR"]))
+    # R's density t^(a-1) (1-t)^(b-1) is smooth on its span when the exponent is an integer,
+    # or when the singular point lies far outside the span (relative to its length)
+    span = P["thi"] - P["tlo"]
+    smooth_ends = (_is_integer(P["aR"]) | (P["tlo"] > 0.5 * span)) & (
+        _is_integer(P["bR"]) | (1.0 - P["thi"] > 0.5 * span)
+    )
     gl = (c == P["tlo"]) & (d == P["thi"]) & smooth_ends
     n, out = x.size, {}
     for rows, rule in ((np.flatnonzero(gl), _GL_RULE), (np.flatnonzero(~gl), None)):
