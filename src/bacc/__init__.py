@@ -9,7 +9,9 @@ from __future__ import annotations
 from . import metrics
 from .approx import ApproxInterval, approx_class_intervals, approx_interval, fold_sem_interval
 from .batch import BatchEvaluation, evaluate_many
+from .compare import Comparison, McNemarTest, Ranking, compare, compare_paired, mcnemar_exact, rank
 from .confusion import ConfusionMatrix
+from .counting import GroupedCounts, counts, counts_from_long
 from .coverage import CoverageResult, MethodCoverage, coverage
 from .distributions import BetaSum
 from .errors import BaccError, BaccWarning
@@ -33,6 +35,16 @@ from .posterior import (
 
 __all__ = [
     "ApproxInterval",
+    "Comparison",
+    "GroupedCounts",
+    "McNemarTest",
+    "Ranking",
+    "compare",
+    "compare_paired",
+    "counts",
+    "counts_from_long",
+    "mcnemar_exact",
+    "rank",
     "BinomialTest",
     "ClassInterval",
     "CoverageResult",

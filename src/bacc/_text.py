@@ -113,11 +113,11 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
     cm = ev.confusion
     header, rows, ch, crows = evaluation_rows(ev, exact, accuracy_exact, class_exact)
     pct = _pct(ev.confidence)
-    kinds = f"{pct} central credible intervals"
-    if exact is not None:
-        kinds += f"; exact: {pct} confidence intervals ({exact.method} for the balanced accuracy)"
     lines = [
-        f"{cm.n_classes} classes, {cm.total} examples (posterior under a Beta prior; {kinds})",
+        f"{cm.n_classes} classes, {cm.total} examples; posterior under a Beta prior "
+        f"({pct} central credible intervals)",
+        *([f"exact: {pct} confidence intervals (balanced accuracy: {exact.method} bound; "
+           "accuracy and classes: Clopper-Pearson)"] if exact is not None else []),
         "",
         *align(header, rows),
     ]
@@ -130,7 +130,7 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
         )
     lines += [
         "",
-        f"P(balanced accuracy > chance {ev.chance:.4g}) = {_p(ev.p_above_chance)}",
+        f"P(balanced accuracy > chance {ev.chance:.4g}) {p_phrase(ev.p_above_chance)}",
         "",
         "per class (accuracy = recall):",
         *("  " + line for line in align(ch, crows)),
@@ -138,22 +138,31 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
     return "\n".join(lines)
 
 
-def summary_header(confidence: float) -> list[str]:
-    """Header of the one-row-per-classifier summary table."""
+def p_phrase(x) -> str:
+    """``"= 0.9955"``, ``"> 0.9999"`` or ``"< 0.0001"``: what follows ``P(...)``."""
+    t = _p(x)
+    return t if t[0] in "<>-" else f"= {t}"
+
+
+def summary_header(confidence: float, *, compact: bool = False) -> list[str]:
+    """Header of the one-row-per-classifier summary table (``compact``: for a terminal)."""
     pct = _pct(confidence)
+    if compact:
+        return ["name", "n", "accuracy", "bal. acc.", "mean", f"{pct} credible", f"{pct} exact",
+                "P(>chance)"]
     return [
         "name", "classes", "examples", "accuracy", "balanced accuracy", "posterior mean",
         f"{pct} credible", f"{pct} exact", "P(> chance)",
     ]
 
 
-def summary_row(name: str, ev, exact=None) -> list[str]:
+def summary_row(name: str, ev, exact=None, *, compact: bool = False) -> list[str]:
     """One row of the summary table (sample values, posterior mean, intervals, P(> chance))."""
     cm = ev.confusion
     s = ev.balanced_accuracy_summary
     return [
         str(name),
-        str(cm.n_classes),
+        *([] if compact else [str(cm.n_classes)]),
         str(cm.total),
         _f(ev.sample_accuracy),
         _f(ev.sample_balanced_accuracy),
@@ -169,8 +178,26 @@ def summary_table(named: Sequence[tuple[str, object, object]]) -> str:
     if not named:
         return ""
     conf = named[0][1].confidence
-    rows = [summary_row(n, ev, ex) for n, ev, ex in named]
-    return "\n".join(align(summary_header(conf), rows))
+    rows = [summary_row(n, ev, ex, compact=True) for n, ev, ex in named]
+    return "\n".join(align(summary_header(conf, compact=True), rows))
+
+
+def batch_summary_table(batch) -> str:
+    """Terminal summary of a :class:`bacc.batch.BatchEvaluation` (same columns as
+    :func:`summary_table`)."""
+    header = summary_header(batch.confidence, compact=True)
+    n = batch.support.sum(axis=1)
+    rows = [
+        [
+            str(g), str(int(n[i])), _f(float(batch.sample_accuracy[i])),
+            _f(float(batch.sample_balanced_accuracy[i])), _f(float(batch.mean[i])),
+            _iv(float(batch.lower[i]), float(batch.upper[i])),
+            _iv(float(batch.exact_lower[i]), float(batch.exact_upper[i])),
+            _p(float(batch.p_above_chance[i])),
+        ]
+        for i, g in enumerate(batch.groups)
+    ]
+    return "\n".join(align(header, rows))
 
 
 def _html_table(header, rows, *, numeric_from: int = 1) -> str:
@@ -198,7 +225,8 @@ def evaluation_html(ev, exact=None, accuracy_exact=None, class_exact=None) -> st
     return (
         f"<div><p>{cm.n_classes} classes, {cm.total} examples</p>"
         + _html_table(header, rows)
-        + f"<p>P(balanced accuracy &gt; chance {ev.chance:.4g}) = {html.escape(_p(ev.p_above_chance))}</p>"
+        + f"<p>P(balanced accuracy &gt; chance {ev.chance:.4g}) "
+        f"{html.escape(p_phrase(ev.p_above_chance))}</p>"
         + _html_table(ch, crows)
         + "</div>"
     )

@@ -17,6 +17,7 @@ import importlib
 import json
 import math
 import os
+import re
 import secrets
 import sys
 import textwrap
@@ -29,6 +30,7 @@ from typing import Any
 
 from . import _text
 from . import io as bio
+from ._progress import Progress
 from .errors import BaccError
 
 __all__ = ["main"]
@@ -39,6 +41,10 @@ _DETAIL_LIMIT = 12
 
 class _UsageError(Exception):
     """An argparse error, re-raised so that main prints it as one line."""
+
+
+class MissingModuleError(BaccError):
+    """A module that a command needs is not part of this installation (yet)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,27 +73,51 @@ def _library(module: str, name: str, issue: str) -> Any:
     except ImportError as exc:
         if exc.name != f"bacc.{module}":
             raise
-        raise BaccError(
+        raise MissingModuleError(
             f"this installation of bacc has no bacc.{module} module ({issue}); "
             f"{name}() is needed for this command"
         ) from None
     fn = getattr(mod, name, None)
     if fn is None:
-        raise BaccError(f"bacc.{module} has no {name}() yet ({issue}); it is needed for this command")
+        raise MissingModuleError(
+            f"bacc.{module} has no {name}() yet ({issue}); it is needed for this command"
+        )
     return fn
 
 
-def compare_independent(ev_a, ev_b, *, rope: float, confidence: float):
-    """``bacc.compare.compare(a, b, rope=, confidence=)`` (issue 4)."""
+def compare_independent(ev_a, ev_b, *, rope: float, confidence: float, names: tuple[str, str]):
+    """``bacc.compare.compare(a, b, rope=, confidence=, names=)`` (issue 4).
+
+    The evaluations carry their own prior and class weights.
+    """
     fn = _library("compare", "compare", "issue 4: compare and rank classifiers")
-    return fn(ev_a, ev_b, rope=rope, confidence=confidence)
+    return fn(ev_a, ev_b, rope=rope, confidence=confidence, names=names)
 
 
-def compare_on_same_examples(y_true, pred_a, pred_b, *, labels, rope: float, confidence: float, prior):
+def compare_on_same_examples(y_true, pred_a, pred_b, *, labels, rope: float, confidence: float,
+                             prior, weights, names: tuple[str, str]):
     """``bacc.compare.compare_paired(y_true, pred_a, pred_b, ...)`` (issue 4)."""
     fn = _library("compare", "compare_paired", "issue 4: compare and rank classifiers")
     return fn(list(y_true), list(pred_a), list(pred_b), labels=list(labels), rope=rope,
-              confidence=confidence, prior=prior)
+              confidence=confidence, prior=_dirichlet_prior(prior), weights=weights, names=names)
+
+
+def _dirichlet_prior(prior) -> float:
+    """The Dirichlet concentration of the paired model whose marginals are Beta(a, a).
+
+    Each class accuracy of the paired model is the sum of two of four cells, so a symmetric
+    concentration ``c`` per cell gives the marginal ``Beta(k + 2c, n - k + 2c)``: the flat
+    prior is ``c = 1/2``, Jeffreys' ``c = 1/4``.
+    """
+    from ._validate import check_prior
+
+    a, b = check_prior(prior, 1) if not isinstance(prior, list) else (None, None)
+    if a is None or a[0] != b[0]:
+        raise BaccError(
+            "--paired supports one symmetric prior for all classes (flat, jeffreys or 'a,a'); "
+            f"got {prior!r}"
+        )
+    return float(a[0]) / 2.0
 
 
 def rank_evaluations(named: dict, *, random_state):
@@ -144,8 +174,24 @@ def _evaluate_item(item: bio.Item, args) -> Evaluated:
                 fi = fold_sem_interval(list(item.folds), opts["confidence"], metric="accuracy")
         except BaccError as exc:
             raise BaccError(f"{item.name}: {exc}") from None
-    msgs = list(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, UserWarning)))
-    return Evaluated(item, ev, ex, acc_ex, cls_ex, fi, msgs)
+    return Evaluated(item, ev, ex, acc_ex, cls_ex, fi, _cli_messages(caught))
+
+
+def _cli_messages(caught) -> list[str]:
+    """Library warnings as command-line users need them: once each, in terms of options."""
+    out: list[str] = []
+    seen_empty = False
+    for w in caught:
+        if not issubclass(w.category, UserWarning):
+            continue
+        msg = re.sub(r"\(pass empty='keep'[^)]*\)", "(add --empty keep to keep them)", str(w.message))
+        if "no true examples" in msg:
+            if seen_empty:
+                continue
+            seen_empty = True
+        if msg not in out:
+            out.append(msg)
+    return out
 
 
 def _load(args) -> list[bio.Item]:
@@ -168,12 +214,15 @@ def _load(args) -> list[bio.Item]:
 
 
 def _evaluate_all(args) -> list[Evaluated]:
-    items = _load(args)
+    return _evaluate_items(_load(args), args)
+
+
+def _evaluate_items(items: Sequence[bio.Item], args) -> list[Evaluated]:
     out = []
-    with _Progress(len(items), "evaluating", enabled=len(items) > 20) as prog:
+    with Progress(len(items), "evaluating", enabled=len(items) > 20) as prog:
         for it in items:
             out.append(_evaluate_item(it, args))
-            prog.step(it.name)
+            prog.advance(1, it.name)
     _report_warnings(out)
     return out
 
@@ -289,42 +338,48 @@ def _one_line(msg: str) -> str:
     return " ".join(str(msg).split())
 
 
-class _Progress:
-    """A progress bar on standard error, drawn only when standard error is a terminal."""
-
-    def __init__(self, total: int, label: str, *, enabled: bool = True) -> None:
-        self.total = max(total, 1)
-        self.label = label
-        self.done = 0
-        self.on = enabled and sys.stderr.isatty()
-
-    def __enter__(self) -> _Progress:
-        self._draw("")
-        return self
-
-    def step(self, what: str = "") -> None:
-        self.done += 1
-        self._draw(what)
-
-    def _draw(self, what: str) -> None:
-        if not self.on:
-            return
-        width = 28
-        full = int(width * self.done / self.total)
-        bar = "#" * full + "." * (width - full)
-        sys.stderr.write(f"\r{self.label} [{bar}] {self.done}/{self.total} {what[:30]:<30}")
-        sys.stderr.flush()
-
-    def __exit__(self, *exc) -> None:
-        if self.on:
-            sys.stderr.write("\r" + " " * 100 + "\r")
-            sys.stderr.flush()
-
-
 # ----------------------------------------------------------------------------------------------
 # subcommands
+def _batch_summary(items: Sequence[bio.Item], args):
+    """All items at once with :func:`bacc.evaluate_many`, when a summary is all that is shown.
+
+    Returns None when the options need the one-by-one path (weights, another exact method,
+    kept empty classes, or classes that differ between items).
+    """
+    if args.weights is not None or args.exact_method != "union" or args.empty != "drop":
+        return None
+    labels = items[0].confusion.labels
+    if any(it.confusion.labels != labels for it in items):
+        return None
+    import numpy as np
+
+    from .batch import evaluate_many
+
+    opts = _stats_options(args)
+    try:
+        return evaluate_many(np.stack([it.confusion.counts for it in items]),
+                             groups=[it.name for it in items], labels=labels,
+                             prior=opts["prior"], confidence=opts["confidence"])
+    except BaccError:
+        return None
+
+
 def _cmd_evaluate(args) -> int:
-    results = _evaluate_all(args)
+    items = _load(args)
+    many = len(items) > _DETAIL_LIMIT
+    if args.format == "table" and many and not args.details:
+        batch = _batch_summary(items, args)
+        if batch is not None:
+            _out(f"{len(items)} evaluations, balanced accuracy (union exact interval):")
+            _out(_text.batch_summary_table(batch))
+            short = int((batch.n_classes < len(batch.labels)).sum())
+            if short:
+                _warn(f"{short} of {len(items)} groups lack true examples of some class; those "
+                      "classes are left out of their balanced accuracy")
+            _out()
+            _out(f"(per-class tables left out for {len(items)} evaluations; add --details to print them)")
+            return 0
+    results = _evaluate_items(items, args)
     if args.format == "json":
         _dump_json(_result_dict(results[0]) if len(results) == 1 else [_result_dict(r) for r in results])
         return 0
@@ -338,13 +393,13 @@ def _cmd_evaluate(args) -> int:
         return 0
     _out(f"{len(results)} evaluations, balanced accuracy ({results[0].exact.method} exact interval):")
     _out(_summary(results))
-    details = args.details if args.details is not None else len(results) <= _DETAIL_LIMIT
+    details = args.details if args.details is not None else not many
     if details:
         for r in results:
             _out()
             _out(_title(r))
             _out(_full_table(r))
-    elif args.details is None:
+    else:
         _out()
         _out(f"(per-class tables left out for {len(results)} evaluations; add --details to print them)")
     return 0
@@ -372,14 +427,17 @@ def _same_examples(a: bio.Item, b: bio.Item) -> None:
 
 def _comparison(a: Evaluated, b: Evaluated, args):
     opts = _stats_options(args)
+    names = (a.name, b.name)
     if args.paired:
         _same_examples(a.item, b.item)
         labels = a.item.confusion.labels
-        return compare_on_same_examples(a.item.y_true, a.item.y_pred, b.item.y_pred, labels=labels,
-                                        rope=args.rope, confidence=opts["confidence"],
-                                        prior=opts["prior"])
+        return compare_on_same_examples(
+            a.item.y_true, a.item.y_pred, b.item.y_pred, labels=labels, rope=args.rope,
+            confidence=opts["confidence"], prior=opts["prior"],
+            weights=bio.parse_weights(args.weights, labels), names=names,
+        )
     return compare_independent(a.evaluation, b.evaluation, rope=args.rope,
-                               confidence=opts["confidence"])
+                               confidence=opts["confidence"], names=names)
 
 
 def _check_rope(args) -> None:
@@ -462,12 +520,13 @@ def _cmd_coverage(args) -> int:
     # one seed for all methods: every method sees the same simulated test sets
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     parts = []
-    with _Progress(len(methods), "simulating") as prog:
+    with Progress(len(methods), "simulating") as prog:
         for m in methods:
+            prog.update(prog.done, m)
             res = coverage([m], sizes, accs, confidence=args.confidence, n_sim=args.n_sim,
                            random_state=seed, metric=args.metric, sides=args.sides)
             parts.append(res)
-            prog.step(m)
+            prog.advance(1, m)
     first = parts[0]
     result = CoverageResult(
         methods=tuple(p.methods[0] for p in parts),
@@ -500,15 +559,16 @@ def _cmd_coverage(args) -> int:
     return 0
 
 
-def _entries(results: Sequence[Evaluated], notes: dict | None = None):
+def _entries(results: Sequence[Evaluated], notes: dict | None = None, short: dict | None = None):
     from .report import ReportEntry
 
     notes = notes or {}
+    short = short or {}
     return [
         ReportEntry(
             name=r.name, evaluation=r.evaluation, exact=r.exact, accuracy_exact=r.accuracy_exact,
             class_exact=r.class_exact, fold_interval=r.fold_interval, source=r.item.source,
-            note=notes.get(r.name, ""), warnings=tuple(r.warnings),
+            note=notes.get(r.name, ""), warnings=tuple(r.warnings), label=short.get(r.name, ""),
         )
         for r in results
     ]
@@ -521,11 +581,14 @@ def _cmd_report(args) -> int:
     results = _evaluate_all(args)
     comparisons = []
     ranking = None
-    if len(results) == 2:
-        comparisons.append(Comparison(results[0].name, results[1].name,
-                                      _comparison(results[0], results[1], args), bool(args.paired)))
-    elif len(results) > 2 and len(results) <= 50:
-        ranking = rank_evaluations({r.name: r.evaluation for r in results}, random_state=args.seed)
+    try:
+        if len(results) == 2:
+            comparisons.append(Comparison(results[0].name, results[1].name,
+                                          _comparison(results[0], results[1], args), bool(args.paired)))
+        elif 2 < len(results) <= 50:
+            ranking = rank_evaluations({r.name: r.evaluation for r in results}, random_state=args.seed)
+    except MissingModuleError as exc:
+        _warn(f"report written without comparison/ranking: {exc}")
     srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
     title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
     section = Section(title="Results", entries=_entries(results), comparisons=comparisons,
@@ -566,6 +629,7 @@ def _cmd_demo(args) -> int:
     _out("#" * 78)
     seed_results = []
     notes = {}
+    short = {}
     for ex in data["examples"]:
         cm = ConfusionMatrix(ex["counts"], labels=ex["labels"])
         folds = None
@@ -574,6 +638,7 @@ def _cmd_demo(args) -> int:
         item = bio.Item(ex["name"], cm, "seed_examples.json", folds=folds)
         r = _evaluate_item(item, opts)
         seed_results.append(r)
+        short[r.name] = ex.get("short", "")
         notes[r.name] = ex["note"] + (" " + ex["folds_note"] if ex.get("folds_note") else "")
         _out()
         _out(f"== {ex['name']}")
@@ -584,7 +649,7 @@ def _cmd_demo(args) -> int:
         description=("Confusion matrices from Brodersen et al. (2010), seed 002 and seed 004. "
                      "C2 is a biased classifier on an imbalanced test set: its accuracy looks "
                      "good, its balanced accuracy is close to chance."),
-        entries=_entries(seed_results, notes),
+        entries=_entries(seed_results, notes, short),
     ))
     _report_warnings(seed_results)
 
@@ -688,7 +753,7 @@ def _add_inputs(p: argparse.ArgumentParser, *, many: bool = True) -> None:
                    help="the classes in order, e.g. --labels neg,pos; any other label is an error")
     g.add_argument("--rows", choices=["true", "predicted"], default="true",
                    help="what the rows of a given matrix are (default: true); the papers print "
-                        "predictions in rows: --rows predicted")
+                        "predictions in rows, e.g. --rows predicted")
     g.add_argument("--sep", metavar="CHAR", help=r"field separator of CSV files (default from the extension), e.g. --sep ';'")
 
 
@@ -707,7 +772,12 @@ def _add_stats(p: argparse.ArgumentParser) -> None:
                         "or buehler (two classes), e.g. --exact-method sidak")
     g.add_argument("--empty", choices=["drop", "keep"], default="drop",
                    help="a class with no true examples is left out of the balanced accuracy (drop, "
-                        "default) or kept with its prior (keep)")
+                        "default) or kept with its prior (keep), e.g. --empty keep")
+
+
+def _desc(text: str, extra: str = "") -> str:
+    """A description paragraph wrapped for the terminal, then preformatted ``extra``."""
+    return textwrap.fill(text, min(90, _terminal_width() - 2)) + ("\n\n" + extra if extra else "")
 
 
 def _epilog(text: str) -> str:
@@ -718,8 +788,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``bacc`` (every option has help and an example)."""
     parser = _Parser(
         prog="bacc",
-        description="How good is a classifier, really? The balanced accuracy with its posterior "
-                    "distribution, exact confidence intervals, comparisons and an HTML report.",
+        description=_desc("How good is a classifier, really? The balanced accuracy with its posterior "
+                    "distribution, exact confidence intervals, comparisons and an HTML report."),
         formatter_class=_Formatter,
         epilog=_epilog("""
             examples:
@@ -739,9 +809,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "evaluate", help="posterior and exact intervals of the balanced accuracy",
-        description="Evaluate one or more classifiers: sample accuracy and balanced accuracy, "
+        description=_desc("Evaluate one or more classifiers: sample accuracy and balanced accuracy, "
                     "their posterior (mean, median, mode, credible interval), exact confidence "
-                    "intervals, P(balanced accuracy > chance) and per-class detail.\n\n" + _INPUT_HELP,
+                    "intervals, P(balanced accuracy > chance) and per-class detail.", _INPUT_HELP),
         formatter_class=_Formatter,
         epilog=_epilog("""
             examples:
@@ -766,10 +836,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "compare", help="P(A > B) and the posterior of the difference of two classifiers",
-        description="Compare two classifiers: the posterior of the difference of their balanced "
+        description=_desc("Compare two classifiers: the posterior of the difference of their balanced "
                     "accuracies, P(A > B) and, with --rope, the probability that they are "
                     "practically equal. With --paired the two were tested on the same examples "
-                    "and the correlation is used.\n\n" + _INPUT_HELP,
+                    "and the correlation is used.", _INPUT_HELP),
         formatter_class=_Formatter,
         epilog=_epilog("""
             examples:
@@ -790,8 +860,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "rank", help="rank several classifiers with the probability of each being best",
-        description="Rank several classifiers by their balanced accuracy (seed 001): pairwise "
-                    "posterior comparisons, probability of being best, expected rank.\n\n" + _INPUT_HELP,
+        description=_desc("Rank several classifiers by their balanced accuracy (seed 001): pairwise "
+                    "posterior comparisons, probability of being best, expected rank.", _INPUT_HELP),
         formatter_class=_Formatter,
         epilog=_epilog("""
             examples:
@@ -810,11 +880,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "coverage", help="how often each interval method keeps its promise (simulation)",
-        description="Simulate many test sets from a known truth (class sizes and class "
+        description=_desc("Simulate many test sets from a known truth (class sizes and class "
                     "accuracies) and count how often each interval method contains the true "
                     "balanced accuracy. Give the truth with --sizes and --accuracies, or a "
                     "confusion matrix whose class sizes and observed accuracies are used. A "
-                    "progress bar is drawn on standard error when it is a terminal.",
+                    "progress bar is drawn on standard error when it is a terminal."),
         formatter_class=_Formatter,
         epilog=_epilog("""
             examples:
@@ -837,8 +907,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "buehler, clopper-pearson), e.g. --methods union,wald")
     g.add_argument("--confidence", type=float, default=0.95, metavar="C",
                    help="nominal coverage (default 0.95), e.g. --confidence 0.9")
-    g.add_argument("--n-sim", type=int, default=100_000, metavar="N",
-                   help="simulated test sets (default 100000), e.g. --n-sim 20000")
+    g.add_argument("--n-sim", type=int, default=20_000, metavar="N",
+                   help="simulated test sets (default 20000), e.g. --n-sim 100000")
     g.add_argument("--seed", type=int, default=None, metavar="N",
                    help="random seed (default: fresh; printed with the result), e.g. --seed 0")
     g.add_argument("--metric", choices=["balanced_accuracy", "accuracy"], default="balanced_accuracy",
@@ -851,10 +921,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "report", help="write a self-contained HTML report with tables and pictures",
-        description="Write one self-contained HTML file (no network; readable on a phone): a "
+        description=_desc("Write one self-contained HTML file (no network; readable on a phone): a "
                     "summary row per classifier or group, credible and exact intervals, "
                     "per-class detail, pictures; a comparison for two inputs and a ranking for "
-                    "more.\n\n" + _INPUT_HELP,
+                    "more.", _INPUT_HELP),
         formatter_class=_Formatter,
         epilog=_epilog("""
             examples:
@@ -878,9 +948,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "demo", help="evaluate the example classifiers that ship with bacc",
-        description="Evaluate the example classifiers that ship with bacc (the seeds' confusion "
+        description=_desc("Evaluate the example classifiers that ship with bacc (the seeds' confusion "
                     "matrices and out-of-fold predictions on two scikit-learn data sets), print "
-                    "the tables and write an HTML report.",
+                    "the tables and write an HTML report."),
         formatter_class=_Formatter,
         epilog=_epilog("""
             examples:

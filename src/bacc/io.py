@@ -53,6 +53,10 @@ _CSV_EXT = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
 _JSONL_EXT = {".jsonl", ".ndjson", ".json"}
 _MATRIX_TEXT = re.compile(r"^\s*(?:([^=;,\s][^=;]*?)\s*=)?\s*([0-9eE.+\-\s,;]+)$")
 _MAX_FIELD_SHOWN = 40
+#: Counted by a data engine (bacc.counting, DuckDB) instead of being read row by row.
+_ENGINE_EXT = {".parquet", ".pq", ".parq"}
+#: Prediction files larger than this are counted by the engine too (out of core).
+LARGE_FILE_BYTES = 256 * 2**20
 
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
@@ -259,10 +263,10 @@ def read_table(path: str, *, sep: str | None = None) -> Table:
         Unreadable or empty file, malformed CSV or JSON, rows of the wrong length.
     """
     ext, _ = _suffixes(path)
-    if ext in (".parquet", ".pq", ".feather", ".arrow", ".xlsx", ".xls"):
+    if ext in _ENGINE_EXT or ext in (".feather", ".arrow", ".xlsx", ".xls"):
         raise BaccError(
-            f"cannot read {path}: {ext} files are not read by this command; "
-            "export CSV or JSON lines, or count with bacc.counts (the counting module)"
+            f"cannot read {path} row by row: {ext} files are counted by bacc.counts "
+            "(load_items does that); otherwise export CSV or JSON lines"
         )
     text = _read_all(path)
     if ext in _JSONL_EXT:
@@ -713,10 +717,12 @@ def _cm_from_pairs(yt, yp, labels, where: str) -> ConfusionMatrix:
 def _fold_matrices(yt, yp, fl, labels, where: str) -> tuple | None:
     if fl is None:
         return None
-    order = label_order(fl)
+    index: dict = {}
+    for i, v in enumerate(fl):
+        index.setdefault(v, []).append(i)
     out = []
-    for f in order:
-        idx = [i for i, v in enumerate(fl) if v == f]
+    for f in label_order(fl):
+        idx = index[f]
         out.append(_cm_from_pairs([yt[i] for i in idx], [yp[i] for i in idx], labels, where))
     return tuple(out) if len(out) >= 2 else None
 
@@ -788,6 +794,9 @@ def load_items(
                 folds = tuple(_matrix_cm(f, rows, cm.labels, spec) for f in md.folds)
             raw.append(([Path(spec).name], Item(Path(spec).name, cm, spec, folds=folds)))
             continue
+        if use_engine(spec):
+            raw.extend(_engine_items(spec, true, preds, by, fold, labels, sep, len(pred_files)))
+            continue
         table = read_table(spec, sep=sep)
         for pcol in preds:
             p = read_predictions(table, true=true, pred=pcol, by=by, fold=fold, labels=labels)
@@ -803,8 +812,11 @@ def load_items(
                          tuple(table.lines)),
                 ))
                 continue
+            index: dict = {}
+            for i, v in enumerate(p.groups):
+                index.setdefault(v, []).append(i)
             for g in label_order(p.groups):
-                idx = [i for i, v in enumerate(p.groups) if v == g]
+                idx = index[g]
                 yt = tuple(p.y_true[i] for i in idx)
                 yp = tuple(p.y_pred[i] for i in idx)
                 where = f"{spec}, {by} = {g}"
@@ -824,6 +836,56 @@ def load_items(
         items.append(Item(name, item.confusion, item.source, item.y_true, item.y_pred, item.folds,
                           item.example_ids))
     return _dedupe_names(items)
+
+
+def use_engine(spec: str) -> bool:
+    """True for inputs that :func:`bacc.counts` counts out of core (DuckDB) instead of Python:
+    Parquet files, globs, directories and prediction files over :data:`LARGE_FILE_BYTES`."""
+    ext, _ = _suffixes(spec)
+    if ext in _ENGINE_EXT or os.path.isdir(spec):
+        return True
+    if not os.path.exists(spec) and any(ch in spec for ch in "*?["):
+        return True
+    try:
+        return os.path.getsize(spec) > LARGE_FILE_BYTES
+    except OSError:
+        return False
+
+
+def _engine_items(spec, true, preds, by, fold, labels, sep, n_files) -> list[tuple[list[str], Item]]:
+    """Items counted by :func:`bacc.counting.counts` (only the counts come back to Python)."""
+    try:
+        from .counting import counts
+    except ImportError:
+        raise BaccError(
+            f"{spec}: Parquet files, globs, directories and very large files are counted by "
+            "bacc.counting (issue 6), which this installation does not have; export CSV"
+        ) from None
+    keys = [k for k in (by, fold) if k]
+    fname = Path(spec).name
+    out: list[tuple[list[str], Item]] = []
+    for pcol in preds:
+        parts = ([fname] if n_files > 1 else []) + ([pcol] if len(preds) > 1 else [])
+        res = counts(spec, true=true, pred=pcol, by=keys or None, labels=labels, sep=sep)
+        src = f"{spec}: {true} vs {pcol}"
+        if not keys:
+            out.append((parts or [pcol], Item("", res, src)))
+            continue
+        # regroup: (by, fold) -> matrices; a group's matrix is the sum over its folds
+        groups: dict = {}
+        for g in res:
+            key = g if isinstance(g, tuple) else (g,)
+            b = key[0] if by else None
+            f = key[-1] if fold else None
+            groups.setdefault(b, []).append((f, res[g]))
+        for b in label_order(list(groups)) if by else [None]:
+            cms = [cm for _, cm in sorted(groups[b], key=lambda t: str(t[0]))]
+            total = ConfusionMatrix.from_folds(cms) if len(cms) > 1 else cms[0]
+            folds = tuple(cms) if fold and len(cms) >= 2 else None
+            name_parts = [*parts, str(b)] if by else (parts or [pcol])
+            where = f"{src}, {by} = {b}" if by else src
+            out.append((name_parts, Item("", total, where, folds=folds)))
+    return out
 
 
 def _dedupe_names(items: list[Item]) -> list[Item]:

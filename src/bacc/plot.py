@@ -93,11 +93,12 @@ def _fmt(x: float, digits: int = 3) -> str:
 
 
 def _p(x: float) -> str:
+    """``"= 0.9955"``, ``"> 0.9999"`` or ``"< 0.0001"`` (to follow ``P(...)``)."""
     if x >= 0.9999:
         return "> 0.9999"
     if x <= 1e-4:
         return "< 0.0001"
-    return f"{x:.4f}"
+    return f"= {x:.4f}"
 
 
 def _pct(confidence: float) -> str:
@@ -107,8 +108,9 @@ def _pct(confidence: float) -> str:
 def _dist_range(dist, lo_q: float = 1e-4) -> tuple[float, float]:
     """Range holding all but ``2 lo_q`` of the mass, clipped to the support."""
     s_lo, s_hi = dist.support()
-    lo = float(dist.ppf(lo_q))
-    hi = float(dist.isf(lo_q))
+    with np.errstate(all="ignore"):
+        lo = float(dist.ppf(lo_q))
+        hi = float(dist.isf(lo_q))
     pad = 0.08 * max(hi - lo, 1e-12)
     return max(s_lo, lo - pad), min(s_hi, hi + pad)
 
@@ -145,10 +147,10 @@ def _chance_line(ax: Axes, chance: float, lo: float, hi: float, *, label: bool =
         left = chance < lo
         ax.annotate(
             f"{'<- ' if left else ''}chance {chance:.3g}{'' if left else ' ->'}",
-            xy=(0.01 if left else 0.99, 0.97),
+            xy=(0.01 if left else 0.99, 0.03),
             xycoords="axes fraction",
             ha="left" if left else "right",
-            va="top",
+            va="bottom",
             color=GREY,
             fontsize=8,
         )
@@ -204,7 +206,7 @@ def plot_posterior(
     if lo - 0.5 * span <= ev.chance <= hi + 0.5 * span:  # near enough to show on the axis
         lo, hi = min(lo, ev.chance - 0.03 * span), max(hi, ev.chance + 0.03 * span)
         lo, hi = max(lo, 0.0), min(hi, 1.0)
-    fig = _new_figure(6.4, 0.6 + 2.3 * len(measures))
+    fig = _new_figure(5.2, 0.5 + 2.1 * len(measures))
     axes = fig.subplots(len(measures), 1, sharex=True, squeeze=False)[:, 0]
     for ax, m in zip(axes, measures, strict=True):
         name, colour = _MEASURES[m]
@@ -224,9 +226,9 @@ def plot_posterior(
         ax.set_ylabel("density")
         head = f"posterior {name}"
         if m == "balanced_accuracy":
-            head += f"   P(> chance) = {_p(ev.p_above_chance)}"
+            head += f"   P(> chance) {_p(ev.p_above_chance)}"
         ax.set_title(head, fontsize=10, loc="left")
-        ax.legend(fontsize=7, loc="upper left" if s.mean > (lo + hi) / 2 else "upper right",
+        ax.legend(fontsize=8, loc="upper left" if s.mean > (lo + hi) / 2 else "upper right",
                   frameon=False)
         ax.spines[["top", "right"]].set_visible(False)
     axes[-1].set_xlabel("value")
@@ -272,7 +274,7 @@ def plot_measures(
     folds = list(fold_intervals) if fold_intervals is not None else [None] * len(evs)
     if len(folds) != len(evs):
         raise BaccError(f"fold_intervals has {len(folds)} entries for {len(evs)} evaluations")
-    fig = _new_figure(max(4.6, 1.9 * len(evs) + 1.6), 4.4)
+    fig = _new_figure(max(4.4, 1.3 * len(evs) + 1.6), 4.0)
     ax = fig.subplots()
     width = 0.22
     seen: set[str] = set()
@@ -296,20 +298,31 @@ def plot_measures(
             ymin, ymax = min(ymin, lo), max(ymax, hi)
             if hi > 1.0:
                 ax.annotate(
-                    f"{100 * hi:.1f}% > 100%", xy=(i + off, hi), xytext=(i + off + 0.04, hi + 0.015),
-                    fontsize=7, color=col, ha="left",
+                    f"{100 * hi:.1f}% > 100%", xy=(i + off, hi), xytext=(4, 3),
+                    textcoords="offset points", fontsize=8, color=col, ha="left",
                 )
-        ax.hlines(ev.chance, i - 0.45, i + 0.45, color=GREY, ls="-.", lw=1.2,
-                  label=None if "chance" in seen else "chance (1 / classes)")
-        seen.add("chance")
-        ymin = min(ymin, ev.chance)
+    span = max(ymax, 1.0) - ymin
+    low = max(0.0, ymin - 0.12 * span)
+    # a chance level far below the intervals is named, not drawn (it would squash them)
+    near = [ev.chance >= low - 0.25 * span for ev in evs]
+    low = min([low] + [ev.chance - 0.03 * span for ev, ok in zip(evs, near, strict=True) if ok])
+    for i, ev in enumerate(evs):
+        if near[i]:
+            ax.hlines(ev.chance, i - 0.45, i + 0.45, color=GREY, ls="-.", lw=1.2,
+                      label=None if "chance" in seen else "chance (1 / classes)")
+            seen.add("chance")
+    far = sorted({round(ev.chance, 6) for ev, ok in zip(evs, near, strict=True) if not ok})
+    if far:
+        ax.annotate(f"chance {', '.join(f'{c:.3g}' for c in far)}: below this range",
+                    xy=(0.01, 0.01), xycoords="axes fraction", ha="left", va="bottom",
+                    fontsize=8, color=GREY)
     ax.axhline(1.0, color=INK, lw=0.8, ls="--")
-    ax.text(len(evs) - 0.5, 1.0, "100%", va="bottom", ha="right", fontsize=7, color=INK)
+    ax.text(len(evs) - 0.5, 1.0, "100%", va="bottom", ha="right", fontsize=8, color=INK)
     ax.set_xticks(range(len(evs)), [_t(n) for n in names])
     ax.set_xlim(-0.6, len(evs) - 0.4)
-    ax.set_ylim(max(0.0, ymin - 0.08), max(1.05, ymax + 0.04))
+    ax.set_ylim(low, max(1.0 + 0.08 * span, ymax + 0.04 * span))
     ax.set_ylabel("accuracy measure")
-    fig.legend(fontsize=7, loc="outside lower center", frameon=False, ncols=2)
+    fig.legend(fontsize=8, loc="outside lower center", frameon=False, ncols=2)
     ax.spines[["top", "right"]].set_visible(False)
     ax.set_title(_t(title) if title else "three ways to report the same classifier", fontsize=10, loc="left")
     return fig
@@ -375,7 +388,7 @@ def plot_class_accuracies(
             c.summary, c.support > 0,
         ))
     n = len(rows)
-    fig = _new_figure(6.4, 1.3 + 0.36 * n)
+    fig = _new_figure(5.4, 1.3 + 0.34 * n)
     ax = fig.subplots()
     ys = np.arange(n)[::-1]
     for y, (_, est, lo, hi, summ, ok) in zip(ys, rows, strict=True):
@@ -386,14 +399,20 @@ def plot_class_accuracies(
         if ok and not math.isnan(est):
             ax.plot([est], [y], marker="|", ms=14, mew=2.2, color=colour if y == ys[0] else INK)
             ax.text(min(hi, 1.0) + 0.01, y, f"{100 * est:.1f}%  [{100 * lo:.1f}, {100 * hi:.1f}]",
-                    va="center", fontsize=7)
+                    va="center", fontsize=8)
         else:
-            ax.text(0.01, y, "no examples", va="center", fontsize=7, color=GREY)
-    ax.axvline(ev.chance, color=GREY, ls="-.", lw=1.0)
+            ax.text(0.01, y, "no examples", va="center", fontsize=8, color=GREY)
     ax.set_yticks(ys, [_short(r[0]) for r in rows], fontsize=8)
     lo_all = min(r[2] for r in rows if r[5])
-    ax.set_xlim(max(0.0, min(lo_all, ev.chance) - 0.05), 1.32)
-    ax.set_xticks([t for t in np.linspace(0, 1, 11) if t >= ax.get_xlim()[0] - 1e-9])
+    span = max(1.0 - lo_all, 0.02)
+    chance_near = ev.chance >= lo_all - 0.3 * span
+    left = max(0.0, (min(lo_all, ev.chance) if chance_near else lo_all) - 0.05 * span)
+    if chance_near:
+        ax.axvline(ev.chance, color=GREY, ls="-.", lw=1.0)
+    # room on the right for the numbers written beside the bars
+    ax.set_xlim(left, 1.0 + 0.4 * (1.0 - left))
+    ticks = ax.get_xticks()
+    ax.set_xticks([t for t in ticks if left - 1e-9 <= t <= 1.0 + 1e-9])
     ax.set_xlabel("accuracy (recall of each class)")
     ax.spines[["top", "right"]].set_visible(False)
     pct = _pct(ev.confidence)
@@ -405,11 +424,12 @@ def plot_class_accuracies(
         Patch(color=GREEN, alpha=0.35, label=f"balanced accuracy: exact {pct} ({method})"),
         Patch(color=EXACT, alpha=0.35, label=f"class: exact {pct} (Clopper-Pearson)"),
         Line2D([], [], color=INK, marker="|", ls="", ms=9, mew=2, label="sample value"),
-        Line2D([], [], color=GREY, ls="-.", label=f"chance {ev.chance:.3g}"),
+        Line2D([], [], color=GREY, ls="-." if chance_near else "",
+               label=f"chance {ev.chance:.3g}" + ("" if chance_near else " (left of this range)")),
     ]
     if credible:
         handles.insert(2, Line2D([], [], color=INK, lw=1, label=f"{pct} credible interval"))
-    fig.legend(handles=handles, fontsize=7, loc="outside lower center", frameon=False, ncols=2)
+    fig.legend(handles=handles, fontsize=8, loc="outside lower center", frameon=False, ncols=2)
     ax.set_title(_t(title) if title else "accuracy per class", fontsize=10, loc="left")
     return fig
 
@@ -443,7 +463,7 @@ def _diff_parts(comparison) -> tuple[Any, float, float]:
 def plot_difference(
     comparison,
     *,
-    names: Sequence[str] = ("A", "B"),
+    names: Sequence[str] | None = None,
     confidence: float | None = None,
     title: str | None = None,
 ) -> Figure:
@@ -454,8 +474,8 @@ def plot_difference(
     comparison : result of :func:`bacc.compare` or :func:`bacc.compare_paired`
         Needs ``difference`` (distribution object of ``lambda_A - lambda_B``), ``p_better`` and
         optionally ``rope`` and ``confidence``.
-    names : (str, str)
-        Names of A and B.
+    names : (str, str), optional
+        Names of A and B (default the comparison's ``names``, else ``("A", "B")``).
     confidence : float, optional
         Mass of the shaded central interval (default the comparison's, else 0.95).
     title : str, optional
@@ -468,7 +488,9 @@ def plot_difference(
     """
     dist, p_better, rope = _diff_parts(comparison)
     c = confidence if confidence is not None else getattr(comparison, "confidence", 0.95) or 0.95
-    a_name, b_name = (_t(n) for n in names)
+    if names is None:
+        names = tuple(getattr(comparison, "names", None) or ("A", "B"))
+    a_name, b_name = (_short(n, 24) for n in names)
     lo, hi = _dist_range(dist)
     span = hi - lo
     if lo - 0.5 * span <= 0.0 <= hi + 0.5 * span:
@@ -477,7 +499,7 @@ def plot_difference(
         lo, hi = min(lo, -1.2 * rope), max(hi, 1.2 * rope)
     x, y = _density(dist, lo, hi)
     il, ih = (float(v) for v in dist.interval(c))
-    fig = _new_figure(6.4, 3.2)
+    fig = _new_figure(5.2, 3.2)
     ax = fig.subplots()
     ax.plot(x, y, color=GREEN, lw=1.8, label=f"posterior of {a_name} - {b_name}")
     ax.fill_between(x, 0, np.nan_to_num(y), where=(x >= il) & (x <= ih), color=GREEN, alpha=0.25,
@@ -489,12 +511,12 @@ def plot_difference(
     if rope > 0:
         ax.axvspan(-rope, rope, color=GREY, alpha=0.15, lw=0, label=f"practically equal (+-{rope:g})")
     _cap_density(ax, y)
-    ax.text(0.99, 0.97, f"P({a_name} > {b_name}) = {_p(p_better)}", transform=ax.transAxes,
+    ax.text(0.99, 0.97, f"P({a_name} > {b_name}) {_p(p_better)}", transform=ax.transAxes,
             ha="right", va="top", fontsize=10, fontweight="bold")
     ax.set_xlim(lo, hi)
     ax.set_xlabel(f"balanced accuracy of {a_name} minus {b_name}")
     ax.set_ylabel("density")
-    ax.legend(fontsize=7, loc="upper left", frameon=False)
+    ax.legend(fontsize=8, loc="upper left", frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
     ax.set_title(_t(title) if title else "difference of balanced accuracies", fontsize=10, loc="left")
     return fig
@@ -536,7 +558,7 @@ def plot_forest(
     if sort:
         order.sort(key=lambda i: -evs[i].balanced_accuracy_summary.mean)
     n = len(evs)
-    fig = _new_figure(6.4, 1.5 + 0.32 * n)
+    fig = _new_figure(5.2, 1.5 + 0.3 * n)
     ax = fig.subplots()
     ys = np.arange(n)[::-1]
     lab_done: set[str] = set()
@@ -559,14 +581,27 @@ def plot_forest(
         ax.plot([s.mean], [y], "o", color=GREEN, ms=5, label=once("posterior mean"))
         ax.plot([ev.sample_balanced_accuracy], [y], "x", color=INK, ms=5, label=once("sample value"))
         chances.add(round(ev.chance, 12))
+    xs = [v for i in order for v in (evs[i].balanced_accuracy_summary.lower,
+                                     evs[i].balanced_accuracy_summary.upper,
+                                     evs[i].sample_balanced_accuracy)]
+    xs += [v for e in ex if e is not None for v in (e.lower, e.upper)]
+    lo, hi = min(xs), max(xs)
+    span = max(hi - lo, 0.02)
+    far = []
     for ch in sorted(chances):
-        ax.axvline(ch, color=GREY, ls="-.", lw=1.0, label=once("chance"))
+        if ch >= lo - 0.3 * span:
+            ax.axvline(ch, color=GREY, ls="-.", lw=1.0, label=once("chance"))
+            lo = min(lo, ch)
+        else:
+            far.append(ch)
+    ax.set_xlim(max(0.0, lo - 0.05 * span), min(1.0, hi + 0.05 * span) + 0.01 * span)
+    note = f"   (chance {', '.join(f'{c:.3g}' for c in far)}: left of this range)" if far else ""
     ax.set_yticks(ys, [_short(names[i]) for i in order], fontsize=8)
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlabel("balanced accuracy")
-    fig.legend(fontsize=7, loc="outside lower center", frameon=False, ncols=3)
+    fig.legend(fontsize=8, loc="outside lower center", frameon=False, ncols=3)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.set_title(_t(title) if title else "balanced accuracy", fontsize=10, loc="left")
+    ax.set_title((_t(title) if title else "balanced accuracy") + note, fontsize=10, loc="left")
     return fig
 
 
@@ -598,7 +633,7 @@ def plot_confusion(
     sup = counts.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         shown = np.where(sup > 0, counts / np.where(sup > 0, sup, 1), 0.0) if normalize else counts
-    size = min(7.0, max(3.4, 0.45 * l + 2.2))
+    size = min(5.2, max(3.0, 0.28 * l + 2.2))
     fig = _new_figure(size + 0.9, size)
     ax = fig.subplots()
     im = ax.imshow(shown, cmap="Blues", vmin=0, vmax=1 if normalize else None, aspect="equal")
@@ -628,7 +663,7 @@ def figure_svg(fig: Figure, *, id_prefix: str = "f", alt: str = "") -> str:
 
     Element ids are prefixed with ``id_prefix`` so that several figures can live in one HTML
     page without clashing; width and height are removed so CSS can scale the picture (the
-    ``viewBox`` keeps its proportions). Text is drawn as paths (no font needed).
+    ``viewBox`` keeps its proportions). Text stays text (searchable, escaped by matplotlib).
 
     Parameters
     ----------
@@ -651,7 +686,7 @@ def figure_svg(fig: Figure, *, id_prefix: str = "f", alt: str = "") -> str:
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", id_prefix):
         raise BaccError(f"id_prefix must be letters and digits, got {id_prefix!r}")
     buf = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "bacc"}):
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "bacc"}):
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]

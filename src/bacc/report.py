@@ -25,6 +25,8 @@ from .errors import BaccError
 
 __all__ = ["Comparison", "ReportEntry", "Section", "render_report", "write_report"]
 
+_FOREST_MAX = 40
+
 
 def esc(value: object) -> str:
     """Escape any value for HTML text and attribute context."""
@@ -54,6 +56,8 @@ class ReportEntry:
         Free text shown under the name.
     warnings : tuple of str
         Messages raised while evaluating (e.g. a class without examples).
+    label : str
+        Short name for the axes of pictures (default: ``name``).
     """
 
     name: str
@@ -65,6 +69,7 @@ class ReportEntry:
     source: str = ""
     note: str = ""
     warnings: tuple[str, ...] = ()
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -110,12 +115,13 @@ p { margin: .4em 0 .8em; }
 .explain dt { font-weight: 600; }
 .explain dd { margin: 0 0 .5em 0; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 8px 0 14px; }
+.scroll.tall { max-height: 70vh; overflow-y: auto; border-bottom: 1px solid var(--line); }
 table { border-collapse: collapse; font-size: .9rem; min-width: 100%; }
 th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
 thead th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-tbody th { font-weight: 500; max-width: 22em; overflow: hidden; text-overflow: ellipsis; }
-.figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px; }
+tbody th { font-weight: 500; white-space: normal; min-width: 9em; max-width: 24em; }
+.figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 12px; }
 figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; background: #fff; }
 figure svg { display: block; width: 100%; height: auto; }
 figcaption { font-size: .85rem; color: var(--muted); padding: 4px 2px 0; }
@@ -161,10 +167,13 @@ def _verdict(ev, exact) -> str:
     s = ev.balanced_accuracy_summary
     pct = _text._pct(ev.confidence)
     p = ev.p_above_chance
-    if p >= 0.99:
+    exact_above = exact is not None and exact.lower > ev.chance
+    if p >= 0.975 and (exact is None or exact_above):
         cls, word = "good", "clearly above chance"
     elif p >= 0.9:
-        cls, word = "warn", "probably above chance"
+        cls, word = "warn", "probably above chance" + (
+            f", but the exact {pct} interval still includes chance"
+            if exact is not None and not exact_above else "")
     else:
         cls, word = "bad", "not distinguishable from chance"
     text = (
@@ -174,9 +183,17 @@ def _verdict(ev, exact) -> str:
     if exact is not None:
         text += f" Exact {pct} confidence interval: {exact.lower:.1%} to {exact.upper:.1%}."
     text += f" Chance is {ev.chance:.1%}: the classifier is "
+    gap = ev.sample_accuracy - ev.sample_balanced_accuracy
+    extra = ""
+    if gap > 0.05:
+        extra = esc(
+            f" The accuracy ({ev.sample_accuracy:.1%}) is well above the balanced accuracy "
+            f"({ev.sample_balanced_accuracy:.1%}): the classifier does better on the larger "
+            "classes, which the accuracy rewards."
+        )
     return (
         f'<p class="verdict">{esc(text)}<span class="{cls}">{esc(word)}</span> '
-        f"(P(&gt; chance) = {esc(_text._p(p))}).</p>"
+        f"(P(&gt; chance) {esc(_text.p_phrase(p))}).{extra}</p>"
     )
 
 
@@ -213,7 +230,8 @@ def _summary_table(entries: Sequence[ReportEntry]) -> str:
     header = _text.summary_header(conf)
     header[7] = f"{_text._pct(conf)} exact ({entries[0].exact.method})" if entries[0].exact else header[7]
     rows = [_text.summary_row(e.name, e.evaluation, e.exact) for e in entries]
-    return f'<div class="scroll">{_text.html_table(header, rows)}</div>'
+    tall = " tall" if len(rows) > 15 else ""
+    return f'<div class="scroll{tall}">{_text.html_table(header, rows)}</div>'
 
 
 def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictures: bool) -> str:
@@ -293,14 +311,25 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
     out = [f'<section id="s{index}"><h2>{esc(sec.title)}</h2>']
     if sec.description:
         out.append(f"<p>{esc(sec.description)}</p>")
-    out.append(_summary_table(entries))
+    table = _summary_table(entries)
+    if len(entries) <= 15:
+        out.append(table)
     pics = []
     if len(entries) >= 2:
+        shown_f = entries
+        caption = ("Balanced accuracy of each classifier: posterior mean (dot), credible interval "
+                   "(line), exact interval (pale bar), sample value (cross).")
+        if len(entries) > _FOREST_MAX:
+            # many groups: show those we know least well or that do worst (lowest credible bound)
+            shown_f = sorted(entries, key=lambda e: e.evaluation.balanced_accuracy_summary.lower)
+            shown_f = shown_f[:_FOREST_MAX]
+            caption = (f"The {_FOREST_MAX} of {len(entries)} entries with the lowest credible "
+                       "lower bound. " + caption)
         pics.append(figs(
-            lambda: _plot().plot_forest([e.evaluation for e in entries], names=[e.name for e in entries],
-                                         exact=[e.exact for e in entries]),
-            "Balanced accuracy of each classifier: posterior mean (dot), credible interval (line), "
-            "exact interval (pale bar), sample value (cross).",
+            lambda: _plot().plot_forest([e.evaluation for e in shown_f],
+                                        names=[e.label or e.name for e in shown_f],
+                                        exact=[e.exact for e in shown_f]),
+            caption,
             f"forest plot of {sec.title}",
         ))
     if sec.measures:
@@ -308,7 +337,7 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
         pics.append(figs(
             lambda: _plot().plot_measures([e.evaluation for e in shown],
                                           [e.fold_interval for e in shown],
-                                          names=[_shorten(e.name) for e in shown]),
+                                          names=[_shorten(e.label or e.name) for e in shown]),
             "Three ways to report the same classifier (seed 000, Fig. 1): mean of fold accuracies "
             "± 2 SEM (red, when folds are known), posterior accuracy (blue), posterior balanced "
             "accuracy (green).",
@@ -316,6 +345,8 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
         ))
     if pics:
         out.append('<div class="figs">' + "".join(pics) + "</div>")
+    if len(entries) > 15:  # many rows: pictures first, then a table that scrolls in place
+        out.append(table)
     for title, text in sec.extra_text:
         out.append(f"<h3>{esc(title)}</h3>{_result_text(text)}")
     if sec.ranking is not None:

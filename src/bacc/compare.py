@@ -1,0 +1,877 @@
+"""Compare and rank classifiers by the posterior of their balanced accuracies.
+
+Seed 001 section 4.5 compares two classifiers through the posterior of the difference of their
+balanced accuracies, ``delta = lambda_A - lambda_B`` (eq. 14), and ranks several by counting
+pairwise wins. The papers' toolbox approximates ``p(delta)`` with 5 000 Metropolis-Hastings
+draws and treats the two posteriors as independent even when both classifiers predicted the
+same examples. Here:
+
+* :func:`compare` (independent test sets): ``delta`` is a weighted sum of independent Beta
+  variables with the second classifier's weights negated, so its distribution, ``P(delta > 0)``
+  and its quantiles come from the deterministic engine :class:`bacc.BetaSum`.
+* :func:`compare_paired` (one test set): per class the joint outcome of each example (both right,
+  only A right, only B right, both wrong) is multinomial, and a Dirichlet posterior over the
+  four cells gives the correlated posterior of ``delta`` (:class:`bacc._paired.PairedDifference`,
+  also deterministic), with the exact McNemar test as the frequentist counterpart.
+* :func:`rank`: the seed's win-counting scheme, plus the exact matrix of pairwise
+  ``P(row > column)`` and, from seeded joint posterior draws, the probability that each
+  classifier is the best and its expected rank, with Monte Carlo standard errors.
+"""
+
+from __future__ import annotations
+
+import html
+import numbers
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import metrics
+from ._paired import PairedDifference
+from ._validate import as_label_sequence, check_confidence, check_weights
+from .confusion import ConfusionMatrix, _jsonable, as_confusion_matrix
+from .distributions import BetaSum, ContinuousDistribution
+from .errors import BaccError
+from .evaluation import Evaluation
+from .posterior import _included_classes, posterior_balanced_accuracy
+
+__all__ = [
+    "Comparison",
+    "McNemarTest",
+    "Ranking",
+    "compare",
+    "compare_paired",
+    "mcnemar_exact",
+    "rank",
+]
+
+
+
+# ----------------------------------------------------------------------------------------------
+# presentation helpers (plain text and HTML; no computation)
+def _f(x, digits: int = 4) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "-"
+    return f"{x:.{digits}f}"
+
+
+def _p(x) -> str:
+    if x >= 0.9999:
+        return "> 0.9999"
+    if x <= 1e-4:
+        return "< 0.0001"
+    return f"{x:.4f}"
+
+
+def _align(header, rows, *, left: int = 1) -> list[str]:
+    """Columns padded to a common width: the first ``left`` left-aligned, the rest right."""
+    table = [[str(v) for v in r] for r in [header, *rows]]
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    out = []
+    for r in table:
+        cells = [v.ljust(widths[i]) if i < left else v.rjust(widths[i]) for i, v in enumerate(r)]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _html_table(header, rows) -> str:
+    th = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r) + "</tr>" for r in rows
+    )
+    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# ----------------------------------------------------------------------------------------------
+# results
+@dataclass(frozen=True)
+class McNemarTest:
+    """Exact McNemar test of equal accuracy for two classifiers on the same examples.
+
+    Under the null hypothesis (equal accuracy) each discordant example (exactly one classifier
+    right) is equally likely to favour either, so ``only_a ~ Binomial(only_a + only_b, 1/2)``;
+    the two-sided p-value doubles the smaller tail (capped at 1).
+
+    Attributes
+    ----------
+    only_a, only_b : int
+        Examples that only A (only B) classified correctly.
+    p_value : float
+        Two-sided exact p-value.
+    """
+
+    only_a: int
+    only_b: int
+    p_value: float
+
+    @property
+    def discordant(self) -> int:
+        """Number of examples on which the classifiers disagree in correctness."""
+        return self.only_a + self.only_b
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict."""
+        return {"only_a": self.only_a, "only_b": self.only_b, "p_value": self.p_value}
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Result of :func:`compare` or :func:`compare_paired`. Frozen; print it or ``to_dict()``.
+
+    Attributes
+    ----------
+    difference : distribution object
+        Posterior of ``delta = lambda_A - lambda_B`` (seed 001 eq. 14) with the scipy-like
+        surface ``pdf, cdf, sf, ppf, isf, mean, var, std, median, mode, interval, rvs``.
+    p_better : float
+        ``P(lambda_A > lambda_B)`` = ``P(delta > 0)``.
+    p_left, p_rope, p_right : float
+        ``P(delta < -rope)``, ``P(|delta| <= rope)``, ``P(delta > rope)`` (they sum to 1).
+    mean, median, lower, upper : float
+        Posterior mean and median of ``delta`` and its central credible interval.
+    balanced_accuracy, sample_balanced_accuracy : (float, float)
+        Posterior means and sample values of the two balanced accuracies.
+    mcnemar : McNemarTest or None
+        Exact McNemar test (paired comparisons only).
+    """
+
+    names: tuple[str, str]
+    paired: bool
+    labels: tuple
+    confidence: float
+    rope: float
+    difference: ContinuousDistribution = field(repr=False)
+    p_better: float
+    p_left: float
+    p_rope: float
+    p_right: float
+    mean: float
+    median: float
+    lower: float
+    upper: float
+    sample_difference: float
+    balanced_accuracy: tuple[float, float]
+    sample_balanced_accuracy: tuple[float, float]
+    n_examples: tuple[int, int]
+    mcnemar: McNemarTest | None = None
+
+    @property
+    def p_worse(self) -> float:
+        """``P(lambda_A < lambda_B)`` = ``P(delta < 0)``."""
+        return float(self.difference.cdf(0.0))
+
+    def probs(self) -> tuple[float, float, float]:
+        """``(p_left, p_rope, p_right)``, as ``baycomp`` reports them."""
+        return self.p_left, self.p_rope, self.p_right
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict of every number shown by ``print``."""
+        return {
+            "names": list(self.names),
+            "paired": self.paired,
+            "labels": [_jsonable(x) for x in self.labels],
+            "confidence": self.confidence,
+            "rope": self.rope,
+            "p_better": self.p_better,
+            "p_left": self.p_left,
+            "p_rope": self.p_rope,
+            "p_right": self.p_right,
+            "difference": {
+                "mean": self.mean,
+                "median": self.median,
+                "lower": self.lower,
+                "upper": self.upper,
+                "std": float(self.difference.std()),
+            },
+            "sample_difference": self.sample_difference,
+            "balanced_accuracy": list(self.balanced_accuracy),
+            "sample_balanced_accuracy": list(self.sample_balanced_accuracy),
+            "n_examples": list(self.n_examples),
+            "mcnemar": None if self.mcnemar is None else self.mcnemar.to_dict(),
+        }
+
+    def _rows(self):
+        a, b = self.names
+        pct = f"{self.confidence * 100:g}% interval"
+        header = ["", "sample", "posterior mean", pct]
+        rows = [
+            [f"balanced accuracy {a}", _f(self.sample_balanced_accuracy[0]), _f(self.balanced_accuracy[0]), ""],
+            [f"balanced accuracy {b}", _f(self.sample_balanced_accuracy[1]), _f(self.balanced_accuracy[1]), ""],
+            [
+                f"difference {a} - {b}",
+                _f(self.sample_difference),
+                _f(self.mean),
+                f"[{_f(self.lower)}, {_f(self.upper)}]",
+            ],
+        ]
+        probs = [[f"P({a} > {b})", _p(self.p_better)]]
+        if self.rope > 0:
+            r = f"{self.rope:g}"
+            probs += [
+                [f"P({a} < {b} - {r})", _p(self.p_left)],
+                [f"P(|{a} - {b}| <= {r})", _p(self.p_rope)],
+                [f"P({a} > {b} + {r})", _p(self.p_right)],
+            ]
+        return header, rows, probs
+
+    def _title(self) -> str:
+        kind = "paired: same test set" if self.paired else "independent test sets"
+        n = (
+            f"{self.n_examples[0]} examples"
+            if self.paired
+            else f"{self.n_examples[0]} and {self.n_examples[1]} examples"
+        )
+        return (
+            f"Comparison of balanced accuracies ({kind}; {len(self.labels)} classes, {n}; "
+            f"posterior of the difference, seed 001 eq. 14)"
+        )
+
+    def _mcnemar_line(self) -> str:
+        m = self.mcnemar
+        a, b = self.names
+        return (
+            f"exact McNemar test (accuracy): only {a} right {m.only_a}, only {b} right "
+            f"{m.only_b}, two-sided p = {m.p_value:.4g}"
+        )
+
+    def __str__(self) -> str:
+        header, rows, probs = self._rows()
+        lines = [self._title(), "", *_align(header, rows), ""]
+        lines += [f"{name} = {val}" for name, val in probs]
+        if self.mcnemar is not None:
+            lines += ["", self._mcnemar_line()]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        header, rows, probs = self._rows()
+        out = f"<div><p>{html.escape(self._title())}</p>" + _html_table(header, rows)
+        out += _html_table(["", "probability"], probs)
+        if self.mcnemar is not None:
+            out += f"<p>{html.escape(self._mcnemar_line())}</p>"
+        return out + "</div>"
+
+
+@dataclass(frozen=True, eq=False)
+class Ranking:
+    """Result of :func:`rank`. Frozen; print it or ``to_dict()``.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Classifiers, in the order given.
+    mean_difference : numpy.ndarray, shape (T, T)
+        Posterior mean of ``lambda_row - lambda_column`` (seed 001 eq. 14).
+    wins, rank : numpy.ndarray of int
+        Seed 001 section 4.5: pairwise wins by the sign of the posterior mean of ``delta``, and
+        the rank by number of wins (1 = most wins; ties share the better rank).
+    p_greater : numpy.ndarray, shape (T, T)
+        Exact ``P(lambda_row > lambda_column)`` (diagonal NaN).
+    p_best, p_best_se : numpy.ndarray
+        Probability that each classifier has the highest balanced accuracy, with its Monte
+        Carlo standard error.
+    expected_rank, expected_rank_se : numpy.ndarray
+        Posterior expected rank (1 = best) and its Monte Carlo standard error.
+    """
+
+    names: tuple
+    labels: tuple
+    balanced_accuracy: np.ndarray
+    sample_balanced_accuracy: np.ndarray
+    mean_difference: np.ndarray = field(repr=False)
+    p_greater: np.ndarray = field(repr=False)
+    wins: np.ndarray
+    rank: np.ndarray
+    p_best: np.ndarray
+    p_best_se: np.ndarray
+    expected_rank: np.ndarray
+    expected_rank_se: np.ndarray
+    n_draws: int
+    random_state: object
+
+    @property
+    def order(self) -> np.ndarray:
+        """Indices of the classifiers from first to last (by rank, then expected rank)."""
+        return np.lexsort((self.expected_rank, self.rank))
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict."""
+
+        def mat(m):
+            return [[None if np.isnan(v) else float(v) for v in row] for row in m]
+
+        rs = self.random_state
+        return {
+            "names": [_jsonable(n) for n in self.names],
+            "labels": [_jsonable(x) for x in self.labels],
+            "balanced_accuracy": self.balanced_accuracy.tolist(),
+            "sample_balanced_accuracy": self.sample_balanced_accuracy.tolist(),
+            "mean_difference": mat(self.mean_difference),
+            "p_greater": mat(self.p_greater),
+            "wins": self.wins.tolist(),
+            "rank": self.rank.tolist(),
+            "p_best": self.p_best.tolist(),
+            "p_best_se": self.p_best_se.tolist(),
+            "expected_rank": self.expected_rank.tolist(),
+            "expected_rank_se": self.expected_rank_se.tolist(),
+            "n_draws": self.n_draws,
+            "random_state": rs if isinstance(rs, int | type(None)) else str(rs),
+        }
+
+    def _tables(self):
+        header = ["classifier", "rank", "wins", "mean", "P(best)", "E[rank]"]
+        rows = []
+        for i in self.order:
+            rows.append(
+                [
+                    str(self.names[i]),
+                    str(self.rank[i]),
+                    str(self.wins[i]),
+                    _f(self.balanced_accuracy[i]),
+                    f"{self.p_best[i]:.4f} ± {self.p_best_se[i]:.4f}",
+                    f"{self.expected_rank[i]:.3f} ± {self.expected_rank_se[i]:.3f}",
+                ]
+            )
+        order = self.order
+        mheader = ["P(row > column)"] + [str(self.names[j]) for j in order]
+        mrows = []
+        for i in order:
+            mrows.append(
+                [str(self.names[i])]
+                + ["-" if i == j else _p(self.p_greater[i, j]) for j in order]
+            )
+        return header, rows, mheader, mrows
+
+    def _title(self) -> str:
+        return (
+            f"Ranking of {len(self.names)} classifiers by posterior balanced accuracy "
+            f"({len(self.labels)} classes; wins by the sign of the posterior mean difference, "
+            f"seed 001 section 4.5; P(best) and E[rank] from {self.n_draws} posterior draws, "
+            f"seed {self.random_state!r}, ± Monte Carlo standard error)"
+        )
+
+    def __str__(self) -> str:
+        header, rows, mh, mr = self._tables()
+        return "\n".join([self._title(), "", *_align(header, rows), "", *_align(mh, mr)])
+
+    def _repr_html_(self) -> str:
+        header, rows, mh, mr = self._tables()
+        return (
+            f"<div><p>{html.escape(self._title())}</p>"
+            + _html_table(header, rows)
+            + _html_table(mh, mr)
+            + "</div>"
+        )
+
+
+# ----------------------------------------------------------------------------------------------
+# helpers
+def _check_rope(rope) -> float:
+    if isinstance(rope, bool) or not isinstance(rope, numbers.Real):
+        raise BaccError(f"rope must be a number >= 0 (half-width of the region of practical equivalence), got {rope!r}")
+    r = float(rope)
+    if not np.isfinite(r) or r < 0:
+        raise BaccError(f"rope must be a finite number >= 0, got {rope!r}")
+    return r
+
+
+def _check_names(names, n: int, default: Sequence[str]) -> tuple:
+    if names is None:
+        return tuple(default)
+    if isinstance(names, str | bytes):
+        raise BaccError("names must be a sequence of names, not a single string")
+    out = tuple(names)
+    if len(out) != n:
+        raise BaccError(f"names must have {n} entries, got {len(out)}")
+    if len(set(map(str, out))) != n:
+        raise BaccError("names must be distinct")
+    return out
+
+
+class _Posterior:
+    """Beta components of one classifier's balanced accuracy, and what is shown about it."""
+
+    def __init__(self, obj, *, prior, weights, rows: str, what: str) -> None:
+        if isinstance(obj, Evaluation):
+            if prior is not None or weights is not None:
+                raise BaccError(
+                    f"{what} is an Evaluation, which carries its own prior and weights; "
+                    "pass prior= and weights= to bacc.evaluate, or pass confusion matrices"
+                )
+            post = obj.balanced_accuracy
+            self.cm = obj.confusion
+            self.sample = float(obj.sample_balanced_accuracy)
+        else:
+            try:
+                self.cm = as_confusion_matrix(obj, rows=rows)
+            except BaccError as exc:
+                raise BaccError(f"{what}: {exc}") from None
+            post = posterior_balanced_accuracy(
+                self.cm, prior=(1.0, 1.0) if prior is None else prior, weights=weights
+            )
+            self.sample = float(metrics.balanced_accuracy(self.cm, weights=weights))
+        self.a, self.b, self.w = post.components
+        self.labels = tuple(post.labels)
+        self.mean = float(post.mean())
+
+
+def _same_classes(pa: _Posterior, pb: _Posterior, na: str, nb: str) -> None:
+    la, lb = pa.cm.labels, pb.cm.labels
+    if len(la) != len(lb):
+        raise BaccError(
+            f"classifier {na} has {len(la)} classes and classifier {nb} has {len(lb)}; "
+            "balanced accuracies are comparable only over the same classes"
+        )
+    if la != lb:
+        raise BaccError(
+            f"classifier {na} has classes {list(la)!r} and classifier {nb} has {list(lb)!r}; "
+            "both must be evaluated on the same classes (in the same order)"
+        )
+
+
+def _summaries(diff: ContinuousDistribution, rope: float, confidence: float) -> dict:
+    lo, med, hi = (float(v) for v in diff.ppf([(1 - confidence) / 2, 0.5, (1 + confidence) / 2]))
+    if rope > 0:
+        p_left = float(diff.cdf(-rope))
+        p_right = float(diff.sf(rope))
+        p_better = float(diff.sf(0.0))
+    else:
+        p_left = float(diff.cdf(0.0))
+        p_right = p_better = float(diff.sf(0.0))
+    # a single point (rope = 0) has probability 0 under a continuous posterior
+    p_rope = max(0.0, 1.0 - p_left - p_right) if rope > 0 else 0.0
+    return {
+        "p_better": p_better,
+        "p_left": p_left,
+        "p_rope": p_rope,
+        "p_right": p_right,
+        "mean": float(diff.mean()),
+        "median": med,
+        "lower": lo,
+        "upper": hi,
+    }
+
+
+def _difference(pa, pb) -> BetaSum:
+    """``lambda_A - lambda_B`` for independent posteriors: a Beta sum with B's weights negated."""
+    return BetaSum(np.r_[pa.a, pb.a], np.r_[pa.b, pb.b], np.r_[pa.w, -pb.w])
+
+
+# ----------------------------------------------------------------------------------------------
+# public functions
+def compare(
+    a,
+    b,
+    *,
+    rope: float = 0.0,
+    confidence: float = 0.95,
+    prior=None,
+    weights=None,
+    rows: str = "true",
+    names: Sequence[str] = ("A", "B"),
+) -> Comparison:
+    """Compare two classifiers evaluated on independent test sets.
+
+    Parameters
+    ----------
+    a, b : ConfusionMatrix, array_like of shape (l, l), or Evaluation
+        The two classifiers' results, over the same classes. Matrices have the true class in
+        rows unless ``rows="predicted"``.
+    rope : float, optional
+        Half-width ``epsilon`` of the region of practical equivalence: the result also gives
+        ``P(delta < -epsilon)``, ``P(|delta| <= epsilon)`` and ``P(delta > epsilon)``.
+    confidence : float, optional
+        Mass of the central credible interval of ``delta`` (default 0.95).
+    prior : (float, float) or per-class pairs or {"flat", "jeffreys"}, optional
+        Beta prior of each class accuracy for matrix inputs (default flat ``(1, 1)``). An
+        :class:`~bacc.Evaluation` carries its own prior and weights.
+    weights : array_like, optional
+        Class weights of the balanced accuracy (matrix inputs; default ``1/l``).
+    rows : {"true", "predicted"}
+        Orientation of matrix inputs.
+    names : (str, str)
+        Names used in the printed table.
+
+    Returns
+    -------
+    Comparison
+        ``difference`` (the posterior distribution of ``delta``), ``p_better``,
+        ``p_left/p_rope/p_right``, mean, median and central interval of ``delta``.
+
+    Raises
+    ------
+    BaccError
+        Different numbers of classes or different labels, ``rope < 0``, invalid matrices.
+
+    See Also
+    --------
+    compare_paired : both classifiers tested on the same examples.
+    rank : several classifiers.
+
+    Notes
+    -----
+    Seed 001 eq. 14: ``delta = lambda_A - lambda_B`` with ``lambda = sum_i w_i theta_i`` and
+    independent ``theta_i ~ Beta(k_i + a, n_i - k_i + b)`` (eqs. 8 and 12). For independent
+    test sets ``delta = sum_i w_i theta^A_i - sum_j w_j theta^B_j`` is a weighted sum of
+    independent Beta variables with negative weights on B, so its distribution is a
+    :class:`bacc.BetaSum`, and ``P(lambda_A > lambda_B) = int f_A(x) F_B(x) dx`` is computed
+    deterministically (not by the seed's Metropolis-Hastings sampling).
+
+    If both classifiers predicted the same examples their posteriors are correlated; use
+    :func:`compare_paired`, which accounts for it.
+
+    References
+    ----------
+    Carrillo, Brodersen & Castellanos (2014), section 4.5 (seed 001).
+
+    Examples
+    --------
+    >>> from bacc.compare import compare
+    >>> c = compare([[42, 3], [6, 4]], [[40, 5], [8, 2]], rope=0.01)
+    >>> round(c.p_better, 4)
+    0.8599
+    >>> round(c.p_left + c.p_rope + c.p_right, 12)
+    1.0
+    """
+    c = check_confidence(confidence)
+    r = _check_rope(rope)
+    nm = _check_names(names, 2, ("A", "B"))
+    pa = _Posterior(a, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[0]}")
+    pb = _Posterior(b, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[1]}")
+    _same_classes(pa, pb, nm[0], nm[1])
+    diff = _difference(pa, pb)
+    labels = tuple(x for x in pa.cm.labels if x in set(pa.labels) | set(pb.labels))
+    return Comparison(
+        names=(str(nm[0]), str(nm[1])),
+        paired=False,
+        labels=labels,
+        confidence=c,
+        rope=r,
+        difference=diff,
+        sample_difference=pa.sample - pb.sample,
+        balanced_accuracy=(pa.mean, pb.mean),
+        sample_balanced_accuracy=(pa.sample, pb.sample),
+        n_examples=(pa.cm.total, pb.cm.total),
+        mcnemar=None,
+        **_summaries(diff, r, c),
+    )
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> McNemarTest:
+    """Exact (binomial) McNemar test from the discordant counts.
+
+    ``p = min(1, 2 P(X <= min(only_a, only_b)))`` with ``X ~ Binomial(only_a + only_b, 1/2)``;
+    ``p = 1`` when there are no discordant examples.
+
+    Examples
+    --------
+    >>> from bacc.compare import mcnemar_exact
+    >>> round(mcnemar_exact(12, 3).p_value, 6)
+    0.035156
+    """
+    from scipy import stats
+
+    for name, v in (("only_a", only_a), ("only_b", only_b)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+            raise BaccError(f"{name} must be a non-negative integer, got {v!r}")
+    n = int(only_a) + int(only_b)
+    if n == 0:
+        p = 1.0
+    else:
+        p = float(min(1.0, 2.0 * stats.binom.cdf(min(only_a, only_b), n, 0.5)))
+    return McNemarTest(only_a=int(only_a), only_b=int(only_b), p_value=p)
+
+
+def _check_dirichlet_prior(prior) -> np.ndarray:
+    try:
+        arr = np.asarray(prior, dtype=float)
+    except (TypeError, ValueError):
+        raise BaccError(f"prior must be a positive number or 4 positive numbers, got {prior!r}") from None
+    if arr.shape == ():
+        arr = np.full(4, float(arr))
+    if arr.shape != (4,):
+        raise BaccError(
+            "prior must be one Dirichlet concentration (used for all four cells) or four, "
+            f"ordered (both right, only A right, only B right, both wrong); got shape {arr.shape}"
+        )
+    if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
+        raise BaccError(f"prior concentrations must be finite and > 0, got {prior!r}")
+    return arr
+
+
+def paired_counts(y_true, y_pred_a, y_pred_b, *, labels=None):
+    """Per-class counts of the four joint outcomes, and the two confusion matrices.
+
+    Returns ``(counts, cm_a, cm_b)`` where ``counts[i] = (both right, only A right, only B
+    right, both wrong)`` over the examples of true class ``labels[i]``.
+    """
+    yt = as_label_sequence(y_true, "y_true")
+    ya = as_label_sequence(y_pred_a, "y_pred_a")
+    yb = as_label_sequence(y_pred_b, "y_pred_b")
+    if not (len(yt) == len(ya) == len(yb)):
+        raise BaccError(
+            "y_true, y_pred_a and y_pred_b must have the same length (one entry per example), "
+            f"got {len(yt)}, {len(ya)} and {len(yb)}"
+        )
+    if labels is None:
+        seen = list(dict.fromkeys(list(yt) + list(ya) + list(yb)))
+        try:
+            labels = sorted(seen)
+        except TypeError:
+            raise BaccError(
+                "labels of mixed types cannot be ordered; pass labels= to fix the class order"
+            ) from None
+    try:
+        cm_a = ConfusionMatrix.from_predictions(yt, ya, labels=labels)
+    except BaccError as exc:
+        raise BaccError(str(exc).replace("y_pred", "y_pred_a")) from None
+    try:
+        cm_b = ConfusionMatrix.from_predictions(yt, yb, labels=labels)
+    except BaccError as exc:
+        raise BaccError(str(exc).replace("y_pred", "y_pred_b")) from None
+    index = {lab: i for i, lab in enumerate(cm_a.labels)}
+    ti = np.fromiter((index[v] for v in yt), dtype=np.int64, count=len(yt))
+    ai = np.fromiter((index[v] for v in ya), dtype=np.int64, count=len(ya))
+    bi = np.fromiter((index[v] for v in yb), dtype=np.int64, count=len(yb))
+    ra = ai == ti
+    rb = bi == ti
+    cell = np.where(ra & rb, 0, np.where(ra, 1, np.where(rb, 2, 3)))
+    counts = np.bincount(ti * 4 + cell, minlength=4 * cm_a.n_classes).reshape(-1, 4)
+    return counts, cm_a, cm_b
+
+
+def compare_paired(
+    y_true,
+    y_pred_a,
+    y_pred_b,
+    *,
+    rope: float = 0.0,
+    confidence: float = 0.95,
+    prior=0.5,
+    labels=None,
+    weights=None,
+    names: Sequence[str] = ("A", "B"),
+) -> Comparison:
+    """Compare two classifiers that predicted the same test examples.
+
+    Parameters
+    ----------
+    y_true : sequence
+        True labels.
+    y_pred_a, y_pred_b : sequence
+        Predictions of the two classifiers, one per example (same length as ``y_true``).
+    rope : float, optional
+        Half-width of the region of practical equivalence (see :func:`compare`).
+    confidence : float, optional
+        Mass of the central credible interval of ``delta``.
+    prior : float or 4 floats, optional
+        Dirichlet concentration of each cell (both right, only A right, only B right, both
+        wrong). The default ``0.5`` makes each classifier's marginal posterior of a class
+        accuracy ``Beta(k + 1, n - k + 1)``, exactly the flat-prior posterior of
+        :func:`bacc.evaluate` and :func:`compare`, so the paired and independent analyses
+        differ only by the correlation.
+    labels : sequence, optional
+        Class order (and classes never seen).
+    weights : array_like, optional
+        Class weights of the balanced accuracy (default ``1/l``).
+    names : (str, str)
+        Names used in the printed table.
+
+    Returns
+    -------
+    Comparison
+        As :func:`compare`, with ``paired=True``, the ``difference`` distribution of the
+        Dirichlet model and the exact McNemar test (``mcnemar``).
+
+    Raises
+    ------
+    BaccError
+        Inputs of different lengths, labels outside ``labels``, ``rope < 0``.
+
+    Notes
+    -----
+    In class ``i`` the cells ``(11, 10, 01, 00)`` (both right, only A, only B, both wrong) of
+    the ``n_i`` examples are multinomial with probabilities ``p_i ~ Dirichlet(n_i + prior)``
+    a posteriori. Then ``theta^A_i = p11 + p10``, ``theta^B_i = p11 + p01`` and
+    ``delta = sum_i w_i (p10_i - p01_i)`` (seed 001 eq. 14, with the correlation of the two
+    posteriors). Writing ``S = p10 + p01 ~ Beta(a10 + a01, a11 + a00)`` and
+    ``U = p10 / S ~ Beta(a10, a01)`` (independent), each class contributes
+    ``S (2 U - 1)``; the distribution of ``delta`` is computed deterministically (see
+    :mod:`bacc._paired`). Classes without true examples are left out with a warning.
+
+    The exact McNemar test is the two-sided binomial test of the discordant pairs pooled over
+    all examples; it tests equal *accuracy*, the frequentist counterpart of ``P(delta > 0)``
+    for balanced classes.
+
+    Examples
+    --------
+    >>> from bacc.compare import compare_paired
+    >>> y = [0] * 30 + [1] * 30
+    >>> a = [0] * 27 + [1] * 3 + [1] * 26 + [0] * 4
+    >>> b = [0] * 25 + [1] * 5 + [1] * 24 + [0] * 6
+    >>> c = compare_paired(y, a, b)
+    >>> round(c.p_better, 3), c.mcnemar.only_a, c.mcnemar.only_b
+    (0.969, 4, 0)
+    """
+    c = check_confidence(confidence)
+    r = _check_rope(rope)
+    nm = _check_names(names, 2, ("A", "B"))
+    pri = _check_dirichlet_prior(prior)
+    counts, cm_a, cm_b = paired_counts(y_true, y_pred_a, y_pred_b, labels=labels)
+    l = cm_a.n_classes
+    w_all = check_weights(weights, l)
+    keep = _included_classes(cm_a, "drop")
+    w = w_all[keep]
+    if w.sum() <= 0:
+        raise BaccError("the classes that have examples all have weight 0")
+    w = w / w.sum()
+    idx = np.flatnonzero(keep)[w > 0]
+    w = w[w > 0]
+    alpha = counts[idx].astype(float) + pri
+    diff = PairedDifference(alpha, w)
+    a0 = alpha.sum(axis=1)
+    mean_a = float(np.sum(w * (alpha[:, 0] + alpha[:, 1]) / a0))
+    mean_b = float(np.sum(w * (alpha[:, 0] + alpha[:, 2]) / a0))
+    n = counts[idx].sum(axis=1)
+    samp_a = float(np.sum(w * (counts[idx, 0] + counts[idx, 1]) / n))
+    samp_b = float(np.sum(w * (counts[idx, 0] + counts[idx, 2]) / n))
+    total = counts.sum(axis=0)
+    test = mcnemar_exact(int(total[1]), int(total[2]))
+    return Comparison(
+        names=(str(nm[0]), str(nm[1])),
+        paired=True,
+        labels=tuple(cm_a.labels[i] for i in idx),
+        confidence=c,
+        rope=r,
+        difference=diff,
+        sample_difference=samp_a - samp_b,
+        balanced_accuracy=(mean_a, mean_b),
+        sample_balanced_accuracy=(samp_a, samp_b),
+        n_examples=(cm_a.total, cm_b.total),
+        mcnemar=test,
+        **_summaries(diff, r, c),
+    )
+
+
+def _draw_balanced(rng, post: _Posterior, n: int, chunk_elems: int = 4_000_000) -> np.ndarray:
+    """Exact independent draws of one classifier's balanced accuracy (chunked for memory)."""
+    m = post.a.size
+    step = max(1, chunk_elems // m)
+    out = np.empty(n)
+    for s in range(0, n, step):
+        k = min(step, n - s)
+        out[s : s + k] = rng.beta(post.a, post.b, size=(k, m)) @ post.w
+    return out
+
+
+def rank(
+    evaluations,
+    names=None,
+    random_state=0,
+    n_draws: int = 100_000,
+    *,
+    prior=None,
+    rows: str = "true",
+) -> Ranking:
+    """Rank several classifiers by their posterior balanced accuracies.
+
+    Parameters
+    ----------
+    evaluations : sequence or mapping of (ConfusionMatrix, array_like or Evaluation)
+        The classifiers' results over the same classes. A mapping gives names.
+    names : sequence of str, optional
+        Names (default: the mapping's keys, else ``C1, C2, ...`` as in seed 001).
+    random_state : int, numpy Generator or None
+        Seed of the joint posterior draws behind ``p_best`` and ``expected_rank``. Everything
+        else is deterministic.
+    n_draws : int
+        Number of joint posterior draws (default 100 000).
+    prior : Beta prior for matrix inputs (default flat); see :func:`compare`.
+    rows : {"true", "predicted"}
+        Orientation of matrix inputs.
+
+    Returns
+    -------
+    Ranking
+        ``wins`` and ``rank`` (seed 001's scheme), ``mean_difference``, the exact
+        ``p_greater`` matrix, ``p_best`` and ``expected_rank`` with Monte Carlo standard
+        errors.
+
+    Notes
+    -----
+    Seed 001 section 4.5: compute the pairwise posterior differences (eq. 14) and their
+    posterior means, let the sign of each mean decide a winner, count wins, and rank by wins.
+    By linearity the posterior mean of ``delta`` is the difference of the posterior means.
+    The seed notes that the sign of the mean stands in for ``P(lambda_i > lambda_j)``; that
+    probability is given exactly here (``p_greater``, each a :class:`bacc.BetaSum`
+    survival function at 0). Which classifier is best is a joint question: ``p_best[t]`` and
+    ``expected_rank[t]`` are estimated from ``n_draws`` exact, independent joint draws of the
+    posteriors, so their Monte Carlo standard errors are ``sqrt(p (1 - p) / n)`` and
+    ``sd(rank) / sqrt(n)``. As in the seed, the posteriors are treated as independent; for
+    classifiers that predicted the same examples compare pairs with :func:`compare_paired`.
+
+    Examples
+    --------
+    >>> from bacc.compare import rank
+    >>> r = rank([[[40, 5], [5, 10]], [[30, 15], [8, 7]], [[44, 1], [2, 13]]])
+    >>> r.rank.tolist()
+    [2, 3, 1]
+    >>> round(float(r.p_greater[2, 0]), 3)
+    0.954
+    """
+    if isinstance(evaluations, Mapping):
+        default = [str(k) for k in evaluations]
+        items = list(evaluations.values())
+    else:
+        if isinstance(evaluations, str | bytes | ConfusionMatrix | Evaluation | np.ndarray):
+            raise BaccError("evaluations must be a sequence (or mapping) of several classifiers' results")
+        items = list(evaluations)
+        default = [f"C{i + 1}" for i in range(len(items))]
+    T = len(items)
+    if T < 2:
+        raise BaccError(f"rank needs at least two classifiers, got {T}")
+    nm = _check_names(names, T, default)
+    if isinstance(n_draws, bool) or not isinstance(n_draws, numbers.Integral) or n_draws < 2:
+        raise BaccError(f"n_draws must be an integer >= 2, got {n_draws!r}")
+    posts = [
+        _Posterior(x, prior=prior, weights=None, rows=rows, what=f"classifier {nm[t]}")
+        for t, x in enumerate(items)
+    ]
+    for t in range(1, T):
+        _same_classes(posts[0], posts[t], nm[0], nm[t])
+    means = np.array([p.mean for p in posts])
+    mean_diff = means[:, None] - means[None, :]
+    p_greater = np.full((T, T), np.nan)
+    for i in range(T):
+        for j in range(i + 1, T):
+            d = _difference(posts[i], posts[j])
+            p_greater[i, j] = float(d.sf(0.0))
+            p_greater[j, i] = float(d.cdf(0.0))
+    wins = np.sum(mean_diff > 0, axis=1).astype(int)
+    rnk = 1 + np.sum(wins[None, :] > wins[:, None], axis=1).astype(int)
+    rng = np.random.default_rng(random_state)
+    draws = np.column_stack([_draw_balanced(rng, p, int(n_draws)) for p in posts])
+    n = draws.shape[0]
+    best = np.argmax(draws, axis=1)
+    p_best = np.bincount(best, minlength=T) / n
+    p_best_se = np.sqrt(p_best * (1 - p_best) / n)
+    ranks = T - np.argsort(np.argsort(draws, axis=1), axis=1)
+    exp_rank = ranks.mean(axis=0)
+    exp_rank_se = ranks.std(axis=0, ddof=1) / np.sqrt(n)
+    labels = posts[0].cm.labels
+    return Ranking(
+        names=tuple(nm),
+        labels=tuple(labels),
+        balanced_accuracy=means,
+        sample_balanced_accuracy=np.array([p.sample for p in posts]),
+        mean_difference=mean_diff,
+        p_greater=p_greater,
+        wins=wins,
+        rank=rnk,
+        p_best=p_best,
+        p_best_se=p_best_se,
+        expected_rank=exp_rank,
+        expected_rank_se=exp_rank_se,
+        n_draws=int(n),
+        random_state=random_state,
+    )
