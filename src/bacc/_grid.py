@@ -27,6 +27,8 @@ __all__ = ["GridTable"]
 _TAIL = 1e-15
 _MAX_POINTS = 2**21
 _ORDER = 6  # interpolation stencil size (degree 5)
+# column k: coefficients (in powers of u) of the Lagrange polynomial that is 1 at node k
+_LAGRANGE = np.linalg.inv(np.vander(np.arange(_ORDER, dtype=float), _ORDER, increasing=True))
 
 
 def _inc_beta(a, b, x):
@@ -252,23 +254,26 @@ class GridTable:
             best = np.where(chosen >= 0, chosen, best)
         return best
 
+    def table_quantile(self, target, upper):
+        """Starting points for quantiles: linear interpolation in the tabulated tails."""
+        F = np.maximum.accumulate(self.F)
+        S = np.minimum.accumulate(self.S)
+        x_lo = np.interp(target, F, self.x)
+        # S decreases along the table: interpolate on the reversed arrays
+        x_hi = np.interp(target, S[::-1], self.x[::-1])
+        return np.where(upper, x_hi, x_lo)
+
     def values(self, x, kinds):
         x = np.asarray(x, dtype=float)
         out = {}
         s = self._stencil(x)
         u = (x - self.x[s]) / self.h  # position in stencil units, 0..5
-        nodes = np.arange(_ORDER, dtype=float)
-        diff = u[:, None] - nodes[None, :]
-        # Lagrange basis: prod_{m != k} (u - m) / (k - m)
-        denom = np.array([np.prod([k - m for m in range(_ORDER) if m != k]) for k in range(_ORDER)])
-        L = np.empty((x.size, _ORDER))
-        dL = np.zeros((x.size, _ORDER))
-        for k in range(_ORDER):
-            others = [m for m in range(_ORDER) if m != k]
-            L[:, k] = np.prod(diff[:, others], axis=1) / denom[k]
-            for m in others:
-                rest = [r for r in others if r != m]
-                dL[:, k] += np.prod(diff[:, rest], axis=1) / denom[k]
+        # Lagrange basis on the nodes 0..5 as polynomials in u (a constant 6 x 6 matrix)
+        powers = u[:, None] ** np.arange(_ORDER)[None, :]
+        L = powers @ _LAGRANGE
+        dpowers = np.zeros_like(powers)
+        dpowers[:, 1:] = powers[:, :-1] * np.arange(1, _ORDER)[None, :]
+        dL = dpowers @ _LAGRANGE
         idx = s[:, None] + np.arange(_ORDER)[None, :]
         below = x < self.x[0]
         above = x > self.x[-1]

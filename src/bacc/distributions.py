@@ -364,6 +364,9 @@ class BetaSum(ContinuousDistribution):
         lo_s, hi_s = self._support
         n = target.size
         start = cornish_fisher_start(target, upper, self._mean, self.std(), self._m3, lo_s, hi_s)
+        self._prepare()
+        if self._grid is not None:
+            start = np.clip(self._grid.table_quantile(target, upper) + self._offset, lo_s, hi_s)
         return newton_quantile(
             self._tail_and_pdf,
             target,
