@@ -863,9 +863,40 @@ def ref_ppf(q, a, b, w, dps=30):
         return float(pr.shift + m + s * z)
 
 
+def _illinois(slope, zl, zr, dl, dr, tol):
+    """Sign change of ``slope`` in [zl, zr] (dl > 0 > dr), Illinois variant of regula falsi."""
+    side = 0
+    for _ in range(200):
+        z = (zl * dr - zr * dl) / (dr - dl)
+        if not zl < z < zr:
+            z = (zl + zr) / 2
+        dz = slope(z)
+        if dz > 0:
+            zl, dl = z, dz
+            if side == -1:
+                dr /= 2
+            side = -1
+        elif dz < 0:
+            zr, dr = z, dz
+            if side == 1:
+                dl /= 2
+            side = 1
+        else:
+            return z
+        if zr - zl < tol:
+            break
+    return (zl + zr) / 2
+
+
 def ref_mode(a, b, w, dps=30):
-    """Argmax of the density, to ~1e-8 standard deviations (assumes a unimodal density
-    for 2-3 components; a grid search is used when the central bracket fails)."""
+    """Argmax of the density, to ~1e-8 standard deviations.
+
+    1 component: closed form.  2-4 components: root of a central difference of ref_pdf,
+    bracketed by the Johnson-Rogers bound |mode - mean| <= sqrt(3) sd (unimodal densities),
+    with a grid search as fallback.  Flat tops (density constant to working precision, e.g.
+    an empty class (uniform) plus a near point mass) return the kink of the sum inside the
+    plateau, where the supremum is attained.
+    """
     ctx = _CTX
     with _Problem(a, b, w, dps) as pr:
         if pr.k == 1:
@@ -884,6 +915,8 @@ def ref_mode(a, b, w, dps=30):
         lo, hi = pr.support()
         zlo, zhi = (lo - m) / s, (hi - m) / s
         h = ctx.mpf(10) ** -4
+        tol = ctx.mpf(10) ** -9
+        flat_rel = 1 - ctx.mpf(10) ** -(pr.digits - 4)
 
         def dens(z):
             return pr.pdf(m + s * z)
@@ -891,43 +924,42 @@ def ref_mode(a, b, w, dps=30):
         def slope(z):
             return dens(z + h) - dens(z - h)
 
-        # Johnson-Rogers: |mode - mean| <= sqrt(3) sd for unimodal densities
+        def result(z):
+            return float(pr.shift + m + s * z)
+
         zl = max(ctx.mpf(-1.75), zlo + 2 * h)
         zr = min(ctx.mpf(1.75), zhi - 2 * h)
         dl, dr = slope(zl), slope(zr)
+        if dl > 0 > dr:
+            z = _illinois(slope, zl, zr, dl, dr, tol)
+            d0 = dens(z)
+            side = [dens(zz) for zz in (z - ctx.mpf(0.25), z + ctx.mpf(0.25)) if zlo < zz < zhi]
+            if not side or max(side) < d0 * flat_rel:
+                return result(z)
+        # grid search (also detects flat tops)
+        grid = ctx.linspace(max(zlo + 2 * h, -8), min(zhi - 2 * h, 8), 81)
+        vals = [dens(z) for z in grid]
+        i = max(range(len(vals)), key=lambda j: vals[j])
+        flat = vals[i] * flat_rel
+        tied = [j for j, v in enumerate(vals) if v >= flat]
+        if len(tied) > 1:
+            zl_ = grid[max(tied[0] - 1, 0)]
+            zr_ = grid[min(tied[-1] + 1, len(grid) - 1)]
+            best = None
+            for e, _, _ in pr.model.bps:
+                ze = (e - m) / s
+                if zl_ <= ze <= zr_:
+                    de = max(dens(ze - h / 100), dens(ze + h / 100))
+                    if de >= flat and (best is None or de > best[0]):
+                        best = (de, ze)
+            return result(best[1] if best is not None else (grid[tied[0]] + grid[tied[-1]]) / 2)
+        if i == 0 or i == len(vals) - 1:
+            return result(grid[i])
+        zl, zr = grid[i - 1], grid[i + 1]
+        dl, dr = slope(zl), slope(zr)
         if not (dl > 0 > dr):
-            grid = ctx.linspace(max(zlo + 2 * h, -8), min(zhi - 2 * h, 8), 81)
-            vals = [dens(z) for z in grid]
-            i = max(range(len(vals)), key=lambda j: vals[j])
-            if i == 0 or i == len(vals) - 1:
-                return float(pr.shift + m + s * grid[i])
-            zl, zr = grid[i - 1], grid[i + 1]
-            dl, dr = slope(zl), slope(zr)
-            if not (dl > 0 > dr):
-                return float(pr.shift + m + s * grid[i])
-        # Illinois on the central difference of the density
-        tol = ctx.mpf(10) ** -9
-        side = 0
-        for _ in range(200):
-            z = (zl * dr - zr * dl) / (dr - dl)
-            if not zl < z < zr:
-                z = (zl + zr) / 2
-            dz = slope(z)
-            if dz > 0:
-                zl, dl = z, dz
-                if side == -1:
-                    dr /= 2
-                side = -1
-            elif dz < 0:
-                zr, dr = z, dz
-                if side == 1:
-                    dl /= 2
-                side = 1
-            else:
-                zl = zr = z
-            if zr - zl < tol:
-                break
-        return float(pr.shift + m + s * (zl + zr) / 2)
+            return result(grid[i])
+        return result(_illinois(slope, zl, zr, dl, dr, tol))
 
 
 # --------------------------------------------------------------------------- Monte Carlo

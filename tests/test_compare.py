@@ -337,8 +337,6 @@ def test_other_bad_arguments_are_errors():
 # known limitation of the engine (reported; not bacc.compare's own arithmetic)
 
 
-@pytest.mark.xfail(reason="BetaSum lattice with several Jeffreys components of one example each "
-                   "is off by ~2e-5 (reported to the engine owner)", strict=False)
 def test_symmetric_jeffreys_single_examples_give_one_half():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

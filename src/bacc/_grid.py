@@ -190,7 +190,10 @@ class GridTable:
         exps = {2.0}
         comps = [ib, *ids]
         for k, i in enumerate(comps):
-            for par, active in ((a[i], lo[k] <= 0.0), (b[i], hi[k] >= w[i])):
+            # a boundary counts when the mass reaches (close to) it: singular densities have
+            # their 1e-15 quantile at 1e-30, not at 0
+            near = 0.1 * (hi[k] - lo[k])
+            for par, active in ((a[i], lo[k] <= near), (b[i], w[i] - hi[k] <= near)):
                 if not active:
                     continue
                 e = (1.0 + par) if k == 0 else (2.0 + par)
