@@ -1,6 +1,17 @@
 #!/usr/bin/env bash
-# Installs bacc with its test dependencies and runs the whole test suite.
+# Installs bacc with its test dependencies (and, where apt-get is available, the headless
+# Chromium used by the report test and Java for the PySpark test), then runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  need=()
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v java >/dev/null 2>&1 || need+=(openjdk-17-jre-headless)
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "installing ${need[*]} (apt-get)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}") >/dev/null \
+      || echo "could not install ${need[*]}; the tests that need them will be skipped"
+  fi
+fi
 python -m pip install --quiet -e ".[test]"
 python -m pytest -q
