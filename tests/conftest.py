@@ -1,1 +1,5 @@
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import pathlib
+import sys
+
+# tests/reference.py is imported by name
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
