@@ -235,6 +235,22 @@ def test_evaluate_tsv_jsonl_and_stdin_give_the_same_counts(preds, tmp_path):
     assert json.loads(proc.stdout)["confusion_matrix"] == ref
 
 
+def test_evaluate_parquet_is_counted_by_the_engine(preds, tmp_path):
+    pytest.importorskip("duckdb", reason="Parquet input is counted by bacc.counting with DuckDB")
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    pq = tmp_path / "preds.parquet"
+    pd.read_csv(preds, dtype=str).to_parquet(pq)
+    args = ("--true", "label", "--pred", "model_a", "--by", "detector", "--fold", "fold")
+    from_parquet = run_json("evaluate", str(pq), *args)
+    from_csv = run_json("evaluate", str(preds), *args)
+    assert [d["name"] for d in from_parquet] == [d["name"] for d in from_csv] == ["d1", "d2"]
+    for a, b in zip(from_parquet, from_csv, strict=True):
+        assert a["confusion_matrix"] == b["confusion_matrix"]
+        assert a["balanced_accuracy"] == b["balanced_accuracy"]
+        assert a["fold_sem"]["fold_values"] == b["fold_sem"]["fold_values"]
+
+
 def test_evaluate_matrix_files_csv_and_json(tmp_path):
     f = tmp_path / "cm.csv"
     f.write_text("42,3\n6,4\n")
@@ -357,6 +373,22 @@ def test_report_writes_a_self_contained_page(preds, tmp_path):
 def test_report_without_pictures(tmp_path):
     out = tmp_path / "r.html"
     run("report", "--matrix", "42,3;6,4", "-o", str(out), "--no-pictures")
+    page = out.read_text()
+    assert "<svg" not in page and "0.6658" in page
+
+
+def test_report_without_matplotlib_says_what_to_install(tmp_path):
+    out = tmp_path / "r.html"
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "from bacc.cli import main\n"
+        f"sys.exit(main(['report', '--matrix', '42,3;6,4', '-o', {str(out)!r}]))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip() == (
+        "bacc: warning: the report has no pictures: plotting needs matplotlib: pip install bacc[plot]"
+    )
     page = out.read_text()
     assert "<svg" not in page and "0.6658" in page
 

@@ -149,7 +149,8 @@ def test_difference_density_states_p_a_better_b():
     comp = SimpleNamespace(difference=diff, p_better=float(diff.sf(0.0)), rope=0.02, confidence=0.95)
     fig = plot.plot_difference(comp, names=("C1", "C2"))
     ax = fig.axes[0]
-    assert f"P(C1 > C2) = {comp.p_better:.4f}" in texts(fig) or "P(C1 > C2) > 0.9999" in texts(fig)
+    title = ax.get_title(loc="left")
+    assert title in (f"P(C1 > C2) = {comp.p_better:.4f}", "P(C1 > C2) > 0.9999")
     assert ax.get_xlabel() == "balanced accuracy of C1 minus C2"
     xs = [float(ln.get_xdata()[0]) for ln in ax.lines[1:]]
     assert 0.0 in xs and any(abs(x - diff.mean()) < 1e-12 for x in xs)

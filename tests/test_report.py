@@ -158,7 +158,9 @@ def test_demo_report_renders_in_headless_chromium(browser, tmp_path):
     assert errors == []
     text = tab.inner_text("body")
     assert "Hand-written digits" in text and "Wine cultivars" in text
-    digits = bacc.io.read_predictions(
+    from bacc.io import read_predictions
+
+    digits = read_predictions(
         str(Path(bacc.__file__).parent / "data" / "digits_cv_predictions.csv"), true="true", pred="knn"
     )
     ev = bacc.evaluate(ConfusionMatrix.from_predictions(list(digits.y_true), list(digits.y_pred),

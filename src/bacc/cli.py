@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import csv
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -559,6 +560,16 @@ def _cmd_coverage(args) -> int:
     return 0
 
 
+def _pictures_wanted(no_pictures: bool) -> bool:
+    """Whether to draw pictures; says on stderr when matplotlib is missing."""
+    if no_pictures:
+        return False
+    if importlib.util.find_spec("matplotlib") is None:
+        _warn("the report has no pictures: plotting needs matplotlib: pip install bacc[plot]")
+        return False
+    return True
+
+
 def _entries(results: Sequence[Evaluated], notes: dict | None = None, short: dict | None = None):
     from .report import ReportEntry
 
@@ -593,7 +604,7 @@ def _cmd_report(args) -> int:
     title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
     section = Section(title="Results", entries=_entries(results), comparisons=comparisons,
                       ranking=ranking, measures=len(results) <= 6)
-    page = render_report([section], title=title, pictures=not args.no_pictures)
+    page = render_report([section], title=title, pictures=_pictures_wanted(args.no_pictures))
     path = write_report(args.output, page)
     _out(f"wrote {path}")
     return 0
@@ -718,7 +729,7 @@ def _cmd_demo(args) -> int:
         page = render_report(sections, title="bacc demo: how good are these classifiers?",
                              subtitle="Balanced accuracy with its posterior distribution, exact "
                                       "confidence intervals and comparisons.",
-                             pictures=not args.no_pictures)
+                             pictures=_pictures_wanted(args.no_pictures))
         path = write_report(args.output, page)
         _out()
         _out(f"wrote {path.resolve()}  (open it in a browser)")
@@ -736,7 +747,7 @@ inputs:
 """
 
 
-def _add_inputs(p: argparse.ArgumentParser, *, many: bool = True) -> None:
+def _add_inputs(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("input")
     g.add_argument("inputs", nargs="*", metavar="INPUT",
                    help="predictions file, confusion-matrix file, or matrix text (see above)")

@@ -305,7 +305,8 @@ class Predictions:
     labels: tuple
 
 
-def _check_labels(table: Table, col: str, values: list, option: str, allowed: set | None) -> list:
+def _check_labels(table: Table, col: str, values: list, option: str, given: tuple | None) -> list:
+    allowed = None if given is None else set(given) | {str(g) for g in given}
     out = []
     for v, line in zip(values, table.lines, strict=True):
         if v is None or (isinstance(v, str) and v == "") or (isinstance(v, float) and math.isnan(v)):
@@ -315,11 +316,11 @@ def _check_labels(table: Table, col: str, values: list, option: str, allowed: se
             )
         if isinstance(v, list | dict):
             raise BaccError(f"{table.source}, line {line}: column {col!r} holds {type(v).__name__}, not a label")
-        if allowed is not None and v not in allowed:
+        if allowed is not None and v not in allowed and str(v) not in allowed:
             raise BaccError(
                 f"{table.source}, line {line}: column {col!r} has the label {_short(v)}, which is not "
-                f"among --labels ({', '.join(str(a) for a in list(allowed)[:10])}"
-                f"{', ...' if len(allowed) > 10 else ''})"
+                f"among --labels ({', '.join(str(a) for a in given[:10])}"
+                f"{', ...' if len(given) > 10 else ''})"
             )
         out.append(v)
     return out
@@ -382,7 +383,7 @@ def read_predictions(
     (178, ('class_0', 'class_1', 'class_2'))
     """
     table = source if isinstance(source, Table) else read_table(source, sep=sep)
-    allowed = None if labels is None else set(labels)
+    allowed = None if labels is None else tuple(labels)
     yt = _check_labels(table, true, table.column(true, option="--true"), "--true", allowed)
     yp = _check_labels(table, pred, table.column(pred, option="--pred"), "--pred", allowed)
     both = _unify(yt + yp)
@@ -393,7 +394,12 @@ def read_predictions(
     folds = None
     if fold is not None:
         folds = tuple(_unify(_check_present(table, fold, "--fold")))
-    labs = tuple(labels) if labels is not None else label_order(yt + yp)
+    if labels is not None:
+        # labels typed on the command line are text; match them to numbers read from JSON
+        seen = {str(v): v for v in yt + yp}
+        labs = tuple(seen.get(str(lab), lab) if not isinstance(lab, bool) else lab for lab in labels)
+    else:
+        labs = label_order(yt + yp)
     return Predictions(table.source, true, pred, tuple(yt), tuple(yp), groups, folds, labs)
 
 

@@ -499,7 +499,7 @@ def plot_difference(
         lo, hi = min(lo, -1.2 * rope), max(hi, 1.2 * rope)
     x, y = _density(dist, lo, hi)
     il, ih = (float(v) for v in dist.interval(c))
-    fig = _new_figure(5.2, 3.2)
+    fig = _new_figure(5.2, 3.8)
     ax = fig.subplots()
     ax.plot(x, y, color=GREEN, lw=1.8, label=f"posterior of {a_name} - {b_name}")
     ax.fill_between(x, 0, np.nan_to_num(y), where=(x >= il) & (x <= ih), color=GREEN, alpha=0.25,
@@ -511,14 +511,14 @@ def plot_difference(
     if rope > 0:
         ax.axvspan(-rope, rope, color=GREY, alpha=0.15, lw=0, label=f"practically equal (+-{rope:g})")
     _cap_density(ax, y)
-    ax.text(0.99, 0.97, f"P({a_name} > {b_name}) {_p(p_better)}", transform=ax.transAxes,
-            ha="right", va="top", fontsize=10, fontweight="bold")
     ax.set_xlim(lo, hi)
     ax.set_xlabel(f"balanced accuracy of {a_name} minus {b_name}")
     ax.set_ylabel("density")
-    ax.legend(fontsize=8, loc="upper left", frameon=False)
+    fig.legend(fontsize=8, loc="outside lower center", frameon=False, ncols=2)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.set_title(_t(title) if title else "difference of balanced accuracies", fontsize=10, loc="left")
+    if title:
+        fig.suptitle(_t(title), fontsize=10, x=0.02, ha="left")
+    ax.set_title(f"P({a_name} > {b_name}) {_p(p_better)}", fontsize=10, fontweight="bold", loc="left")
     return fig
 
 

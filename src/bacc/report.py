@@ -121,7 +121,7 @@ th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: lef
 thead th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody th { font-weight: 500; white-space: normal; min-width: 9em; max-width: 24em; }
-.figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 12px; }
+.figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 12px; }
 figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; background: #fff; }
 figure svg { display: block; width: 100%; height: auto; }
 figcaption { font-size: .85rem; color: var(--muted); padding: 4px 2px 0; }
@@ -292,8 +292,9 @@ def _comparison_html(c: Comparison, figs: _Figures) -> str:
     out = [f"<h3>{esc(head)}</h3>"]
     if p is not None:
         out.append(
-            f"<p>Probability that <b>{esc(c.name_a)}</b> has the higher balanced accuracy: "
-            f"<b>{esc(_text._p(float(p)))}</b>.</p>"
+            f"<p>Probability that <b>{esc(c.name_a)}</b> has the higher balanced accuracy than "
+            f"<b>{esc(c.name_b)}</b>: P({esc(c.name_a)} &gt; {esc(c.name_b)}) "
+            f"<b>{esc(_text.p_phrase(float(p)))}</b>.</p>"
         )
     out.append(_result_text(r))
     out.append('<div class="figs">' + figs(
