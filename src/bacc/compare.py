@@ -165,6 +165,12 @@ class Comparison:
         """``(p_left, p_rope, p_right)``, as ``baycomp`` reports them."""
         return self.p_left, self.p_rope, self.p_right
 
+    def plot(self, **kwargs):
+        """Density of the difference with P(A > B) (see :func:`bacc.plot.plot_difference`)."""
+        from .plot import plot_difference
+
+        return plot_difference(self, **kwargs)
+
     def to_dict(self) -> dict:
         """Plain JSON-able dict of every number shown by ``print``."""
         return {
@@ -238,7 +244,8 @@ class Comparison:
     def __str__(self) -> str:
         header, rows, probs = self._rows()
         lines = [self._title(), "", *_align(header, rows), ""]
-        lines += [f"{name} = {val}" for name, val in probs]
+        # "> 0.9999" and "< 0.0001" already carry their relation
+        lines += [f"{name} {val}" if val[0] in "<>" else f"{name} = {val}" for name, val in probs]
         if self.mcnemar is not None:
             lines += ["", self._mcnemar_line()]
         return "\n".join(lines)

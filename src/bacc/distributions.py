@@ -648,7 +648,8 @@ def _pair_sum(x, s_acc, one_s, fw, P, kinds):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
             logfB = sc.xlogy(aB - 1.0, s_acc) + sc.xlogy(bB - 1.0, one_s) - P["lbB"][:, None]
             fB = np.exp(logfB) / P["wB"][:, None]
-        out["pdf"] = np.sum(np.nan_to_num(fB * fw, nan=0.0, posinf=0.0), axis=1)
+        with np.errstate(invalid="ignore"):
+            out["pdf"] = np.sum(np.nan_to_num(fB * fw, nan=0.0, posinf=0.0), axis=1)
     return out
 
 

@@ -115,6 +115,12 @@ class Evaluation:
         c = self.confidence if confidence is None else confidence
         return exact_interval(self.confusion, confidence=c, metric=metric, sides=sides, **kw)
 
+    def plot(self, **kwargs):
+        """Posterior density of the balanced accuracy (see :func:`bacc.plot.plot_posterior`)."""
+        from .plot import plot_posterior
+
+        return plot_posterior(self, **kwargs)
+
     def to_dict(self) -> dict:
         """Plain JSON-able dict of every number shown by ``print``."""
         return {
