@@ -52,8 +52,7 @@ from scipy import special as sc
 
 from . import _beta
 from ._grid import GridTable, _convolve_all, _extrapolation_weights
-from ._validate import check_probabilities
-from .distributions import ContinuousDistribution
+from .distributions import SumDistribution
 from .errors import BaccError
 
 __all__ = ["PairedDifference", "dirichlet_difference_moments"]
@@ -572,7 +571,7 @@ class PairedTable(GridTable):
         return np.array(sorted(sums))
 
 
-class PairedDifference(ContinuousDistribution):
+class PairedDifference(SumDistribution):
     """Posterior of ``delta = sum_i w_i (p10_i - p01_i)`` with independent Dirichlet classes.
 
     ``delta`` is the difference ``lambda_A - lambda_B`` of two classifiers' balanced accuracies
@@ -663,154 +662,6 @@ class PairedDifference(ContinuousDistribution):
         if "pdf" in v:
             v["pdf"] = v["pdf"] / wB
         return v
-
-    # ------------------------------------------------------------------------------------------
-    def support(self) -> tuple[float, float]:
-        """``(-sum w, sum w)``."""
-        return self._support
-
-    def mean(self) -> float:
-        """Exact mean ``sum_i w_i (a10_i - a01_i) / a0_i``."""
-        return self._mean
-
-    def var(self) -> float:
-        """Exact variance (Dirichlet moments; the classes are independent)."""
-        return self._var
-
-    def _eval(self, x, kind):
-        try:
-            x = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise BaccError(f"x must be numbers, got {x!r}") from None
-        flat = x.ravel()
-        out = np.empty(flat.size)
-        nan = np.isnan(flat)
-        out[nan] = np.nan
-        lo, hi = self._support
-        ok = ~nan
-        if kind == "cdf":
-            out[ok & (flat < lo)] = 0.0
-            out[ok & (flat >= hi)] = 1.0
-            inside = ok & (flat >= lo) & (flat < hi)
-        elif kind == "sf":
-            out[ok & (flat < lo)] = 1.0
-            out[ok & (flat >= hi)] = 0.0
-            inside = ok & (flat >= lo) & (flat < hi)
-        else:
-            out[ok & ((flat < lo) | (flat > hi))] = 0.0
-            inside = ok & (flat >= lo) & (flat <= hi)
-        if inside.any():
-            self._prepare()
-            vals = self._combine(flat[inside], (kind,))[kind]
-            out[inside] = np.maximum(vals, 0.0) if kind == "pdf" else np.clip(vals, 0.0, 1.0)
-        return out.reshape(x.shape) if x.shape else float(out[0])
-
-    def cdf(self, x):
-        """``P(delta <= x)``."""
-        return self._eval(x, "cdf")
-
-    def sf(self, x):
-        """``P(delta > x)``, accurate in the upper tail."""
-        return self._eval(x, "sf")
-
-    def pdf(self, x):
-        """Probability density."""
-        return self._eval(x, "pdf")
-
-    def _quantile(self, target, upper):
-        """Solve tail(x) = target by safeguarded Newton (bisection fallback); target <= 0.5."""
-        lo_s, hi_s = self._support
-        sd = self.std()
-        g = self._m3 / sd**3 if sd > 0 else 0.0
-        z = sc.ndtri(target)
-        z = np.where(upper, -z, z)
-        x = np.clip(self._mean + sd * (z + (z * z - 1.0) * np.clip(g, -2, 2) / 6.0), lo_s, hi_s)
-        lo = np.full_like(x, lo_s)
-        hi = np.full_like(x, hi_s)
-        done = np.zeros(x.shape, dtype=bool)
-        tol_x = max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * sd)
-        self._prepare()
-        for _ in range(100):
-            idx = np.flatnonzero(~done)
-            if idx.size == 0:
-                break
-            xi = x[idx]
-            up = upper[idx]
-            v = self._combine(xi, ("cdf", "sf", "pdf"))
-            t = np.clip(np.where(up, v["sf"], v["cdf"]), 0.0, 1.0)
-            f = np.maximum(v["pdf"], 0.0)
-            r = t - target[idx]
-            right = np.where(up, r < 0, r > 0)
-            hi[idx] = np.where(right, np.minimum(hi[idx], xi), hi[idx])
-            lo[idx] = np.where(~right, np.maximum(lo[idx], xi), lo[idx])
-            conv = np.abs(r) <= 1e-15 * target[idx]
-            with np.errstate(all="ignore"):
-                xn = xi - np.where(up, -r, r) / f
-            bad = ~np.isfinite(xn) | (xn < lo[idx]) | (xn > hi[idx])
-            xn = np.where(bad, 0.5 * (lo[idx] + hi[idx]), xn)
-            small = (~bad & (np.abs(xn - xi) <= tol_x)) | (hi[idx] - lo[idx] <= tol_x)
-            x[idx] = np.where(conv, xi, xn)
-            done[idx] = conv | small
-        return x
-
-    def ppf(self, q):
-        """Quantile function (inverse of :meth:`cdf`)."""
-        q = check_probabilities(q)
-        flat = q.ravel().astype(float)
-        out = np.empty(flat.size)
-        lo, hi = self._support
-        out[flat == 0] = lo
-        out[flat == 1] = hi
-        mid = (flat > 0) & (flat < 1)
-        if mid.any():
-            qq = flat[mid]
-            upper = qq > 0.5
-            out[mid] = self._quantile(np.where(upper, 1.0 - qq, qq), upper)
-        return out.reshape(q.shape) if q.shape else float(out[0])
-
-    def isf(self, q):
-        """Inverse survival function: the x with ``P(delta > x) = q``."""
-        q = check_probabilities(q)
-        flat = q.ravel().astype(float)
-        out = np.empty(flat.size)
-        lo, hi = self._support
-        out[flat == 0] = hi
-        out[flat == 1] = lo
-        mid = (flat > 0) & (flat < 1)
-        if mid.any():
-            qq = flat[mid]
-            upper = qq <= 0.5
-            out[mid] = self._quantile(np.where(upper, qq, 1.0 - qq), upper)
-        return out.reshape(q.shape) if q.shape else float(out[0])
-
-    def mode(self) -> float:
-        """Location of the maximum of the density (scan, zoom, parabola; as :meth:`BetaSum.mode`)."""
-        lo_s, hi_s = self._support
-        sd = self.std()
-        self._prepare()
-        z = np.linspace(-6.0, 6.0, 49)
-        xs = np.unique(np.clip(self._mean + sd * z, lo_s, hi_s))
-        for _ in range(4):
-            f = self._combine(xs, ("pdf",))["pdf"]
-            k = int(np.argmax(f))
-            a = float(xs[max(k - 1, 0)])
-            b = float(xs[min(k + 1, xs.size - 1)])
-            if b - a <= 1e-4 * sd:
-                break
-            xs = np.linspace(a, b, 33)
-        f = self._combine(xs, ("pdf",))["pdf"]
-        k = int(np.argmax(f))
-        best = float(xs[k])
-        if 0 < k < xs.size - 1:
-            x0, x1, x2 = xs[k - 1 : k + 2]
-            f0, f1, f2 = f[k - 1 : k + 2]
-            den = (x1 - x0) * (f1 - f2) - (x1 - x2) * (f1 - f0)
-            if den != 0:
-                num = (x1 - x0) ** 2 * (f1 - f2) - (x1 - x2) ** 2 * (f1 - f0)
-                cand = x1 - 0.5 * num / den
-                if x0 < cand < x2:
-                    best = float(cand)
-        return best
 
     def rvs(self, size=None, random_state=None):
         """Random draws from the Dirichlet model (Monte Carlo; never used by default)."""

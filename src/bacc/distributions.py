@@ -186,7 +186,177 @@ class ContinuousDistribution:
         return float(lo), float(hi)
 
 
-class BetaSum(ContinuousDistribution):
+class SumDistribution(ContinuousDistribution):
+    """Shared machinery of distributions computed by bacc's engines (sums of components).
+
+    Subclasses set ``_support``, ``_mean``, ``_var`` and ``_m3`` (third central moment) and
+    provide ``_prepare()`` and ``_combine(x, kinds)`` returning cdf / sf / pdf values; this class
+    derives the scipy-like surface (cdf, sf, pdf, ppf, isf, mode) from them.
+    """
+
+    def _direct_quantile(self, q, upper):
+        """Quantiles in closed form where a subclass has them (``None``: solve numerically)."""
+        return None
+
+    def _table_start(self, target, upper):
+        """Starting points for quantiles from a tabulated CDF, where a subclass has one."""
+        return None
+
+    # ------------------------------------------------------------------------------------------
+    def support(self) -> tuple[float, float]:
+        """Smallest and largest possible values."""
+        return self._support
+
+    def mean(self) -> float:
+        """Exact mean (closed form: the sum of the components' means)."""
+        return self._mean
+
+    def var(self) -> float:
+        """Exact variance (closed form: the sum of the components' variances)."""
+        return self._var
+
+    def _eval(self, x, kind):
+        try:
+            x = np.asarray(x, dtype=float)
+        except (TypeError, ValueError):
+            raise BaccError(f"x must be numbers, got {x!r}") from None
+        flat = x.ravel()
+        out = np.empty(flat.size)
+        nan = np.isnan(flat)
+        out[nan] = np.nan
+        lo, hi = self._support
+        ok = ~nan
+        if kind == "cdf":
+            out[ok & (flat < lo)] = 0.0
+            out[ok & (flat >= hi)] = 1.0
+            inside = ok & (flat >= lo) & (flat < hi)
+        elif kind == "sf":
+            out[ok & (flat < lo)] = 1.0
+            out[ok & (flat >= hi)] = 0.0
+            inside = ok & (flat >= lo) & (flat < hi)
+        else:
+            out[ok & ((flat < lo) | (flat > hi))] = 0.0
+            inside = ok & (flat >= lo) & (flat <= hi)
+        if inside.any():
+            self._prepare()
+            vals = self._combine(flat[inside], (kind,))[kind]
+            out[inside] = np.maximum(vals, 0.0) if kind == "pdf" else np.clip(vals, 0.0, 1.0)
+        return out.reshape(x.shape) if x.shape else float(out[0])
+
+    def cdf(self, x):
+        """Cumulative distribution function ``P(S <= x)``."""
+        return self._eval(x, "cdf")
+
+    def sf(self, x):
+        """Survival function ``P(S > x)``, accurate in the upper tail."""
+        return self._eval(x, "sf")
+
+    def pdf(self, x):
+        """Probability density."""
+        return self._eval(x, "pdf")
+
+    def _tail_and_pdf(self, x, upper, rows=None):
+        """Tail probability (cdf, or sf where ``upper``) and density at x, in one pass."""
+        lo_s, hi_s = self._support
+        self._prepare()
+        return _tails(lambda xx, kinds: self._combine(xx, kinds), np.clip(x, lo_s, hi_s), upper)
+
+    def _quantile(self, target, upper):
+        """Solve tail(x) = target (tail = cdf, or sf where upper); target in (0, 0.5]."""
+        lo_s, hi_s = self._support
+        n = target.size
+        start = cornish_fisher_start(target, upper, self._mean, self.std(), self._m3, lo_s, hi_s)
+        self._prepare()
+        table_start = self._table_start(target, upper)
+        if table_start is not None:
+            start = np.clip(table_start, lo_s, hi_s)
+        return newton_quantile(
+            self._tail_and_pdf,
+            target,
+            upper,
+            start,
+            np.full(n, lo_s),
+            np.full(n, hi_s),
+            np.full(n, max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * self.std())),
+        )
+
+    def ppf(self, q):
+        """Quantile function (inverse of :meth:`cdf`)."""
+        q = check_probabilities(q)
+        flat = q.ravel().astype(float)
+        out = np.empty(flat.size)
+        lo, hi = self._support
+        out[flat == 0] = lo
+        out[flat == 1] = hi
+        mid = (flat > 0) & (flat < 1)
+        if mid.any():
+            qq = flat[mid]
+            direct = self._direct_quantile(qq, False)
+            if direct is not None:
+                out[mid] = direct
+            else:
+                upper = qq > 0.5
+                out[mid] = self._quantile(np.where(upper, 1.0 - qq, qq), upper)
+        return out.reshape(q.shape) if q.shape else float(out[0])
+
+    def isf(self, q):
+        """Inverse survival function: the x with ``P(S > x) = q``."""
+        q = check_probabilities(q)
+        flat = q.ravel().astype(float)
+        out = np.empty(flat.size)
+        lo, hi = self._support
+        out[flat == 0] = hi
+        out[flat == 1] = lo
+        mid = (flat > 0) & (flat < 1)
+        if mid.any():
+            qq = flat[mid]
+            direct = self._direct_quantile(qq, True)
+            if direct is not None:
+                out[mid] = direct
+            else:
+                upper = qq <= 0.5
+                out[mid] = self._quantile(np.where(upper, qq, 1.0 - qq), upper)
+        return out.reshape(q.shape) if q.shape else float(out[0])
+
+    def mode(self) -> float:
+        """Location of the maximum of the density (the true argmax, not a mean of class modes).
+
+        The density is scanned in standardised coordinates, the bracket around the best point
+        is zoomed into (each zoom one vectorised evaluation of 33 points), and a parabola
+        through the last three points gives the maximum to far below ``1e-6`` standard
+        deviations. The support boundaries are candidates too (a perfect classifier under a
+        flat prior has its density maximal at 1).
+        """
+        lo_s, hi_s = self._support
+        sd = self.std()
+        self._prepare()
+        z = np.linspace(-6.0, 6.0, 25)
+        xs = np.unique(np.concatenate([np.clip(self._mean + sd * z, lo_s, hi_s), [lo_s, hi_s]]))
+        for _ in range(2):
+            f = self._combine(xs, ("pdf",))["pdf"]
+            k = int(np.argmax(f))
+            a = float(xs[max(k - 1, 0)])
+            b = float(xs[min(k + 1, xs.size - 1)])
+            if b - a <= 1e-4 * sd:
+                break
+            xs = np.linspace(a, b, 17)
+        f = self._combine(xs, ("pdf",))["pdf"]
+        k = int(np.argmax(f))
+        best = float(xs[k])
+        if 0 < k < xs.size - 1:
+            x0, x1, x2 = xs[k - 1 : k + 2]
+            f0, f1, f2 = f[k - 1 : k + 2]
+            den = (x1 - x0) * (f1 - f2) - (x1 - x2) * (f1 - f0)
+            if den != 0:
+                num = (x1 - x0) ** 2 * (f1 - f2) - (x1 - x2) ** 2 * (f1 - f0)
+                cand = x1 - 0.5 * num / den
+                if x0 < cand < x2:
+                    best = float(cand)
+        return best
+
+
+
+class BetaSum(SumDistribution):
     """Distribution of ``sum_i w_i X_i`` with independent ``X_i ~ Beta(a_i, b_i)``.
 
     Parameters
@@ -301,154 +471,17 @@ class BetaSum(ContinuousDistribution):
             return self._grid.values(x, kinds)
         return self._b_values(x, kinds)
 
-    # ------------------------------------------------------------------------------------------
-    def support(self) -> tuple[float, float]:
-        """Smallest and largest possible values."""
-        return self._support
+    def _table_start(self, target, upper):
+        if self._grid is None:
+            return None
+        return self._grid.table_quantile(target, upper) + self._offset
 
-    def mean(self) -> float:
-        """Exact mean, ``sum_i w_i a_i / (a_i + b_i)``."""
-        return self._mean
-
-    def var(self) -> float:
-        """Exact variance, ``sum_i w_i^2 a_i b_i / ((a_i + b_i)^2 (a_i + b_i + 1))``."""
-        return self._var
-
-    def _eval(self, x, kind):
-        try:
-            x = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise BaccError(f"x must be numbers, got {x!r}") from None
-        flat = x.ravel()
-        out = np.empty(flat.size)
-        nan = np.isnan(flat)
-        out[nan] = np.nan
-        lo, hi = self._support
-        ok = ~nan
-        if kind == "cdf":
-            out[ok & (flat < lo)] = 0.0
-            out[ok & (flat >= hi)] = 1.0
-            inside = ok & (flat >= lo) & (flat < hi)
-        elif kind == "sf":
-            out[ok & (flat < lo)] = 1.0
-            out[ok & (flat >= hi)] = 0.0
-            inside = ok & (flat >= lo) & (flat < hi)
-        else:
-            out[ok & ((flat < lo) | (flat > hi))] = 0.0
-            inside = ok & (flat >= lo) & (flat <= hi)
-        if inside.any():
-            self._prepare()
-            vals = self._combine(flat[inside], (kind,))[kind]
-            out[inside] = np.maximum(vals, 0.0) if kind == "pdf" else np.clip(vals, 0.0, 1.0)
-        return out.reshape(x.shape) if x.shape else float(out[0])
-
-    def cdf(self, x):
-        """Cumulative distribution function ``P(S <= x)``."""
-        return self._eval(x, "cdf")
-
-    def sf(self, x):
-        """Survival function ``P(S > x)``, accurate in the upper tail."""
-        return self._eval(x, "sf")
-
-    def pdf(self, x):
-        """Probability density."""
-        return self._eval(x, "pdf")
-
-    def _tail_and_pdf(self, x, upper, rows=None):
-        """Tail probability (cdf, or sf where ``upper``) and density at x, in one pass."""
-        lo_s, hi_s = self._support
-        self._prepare()
-        return _tails(lambda xx, kinds: self._combine(xx, kinds), np.clip(x, lo_s, hi_s), upper)
-
-    def _quantile(self, target, upper):
-        """Solve tail(x) = target (tail = cdf, or sf where upper); target in (0, 0.5]."""
-        lo_s, hi_s = self._support
-        n = target.size
-        start = cornish_fisher_start(target, upper, self._mean, self.std(), self._m3, lo_s, hi_s)
-        self._prepare()
-        if self._grid is not None:
-            start = np.clip(self._grid.table_quantile(target, upper) + self._offset, lo_s, hi_s)
-        return newton_quantile(
-            self._tail_and_pdf,
-            target,
-            upper,
-            start,
-            np.full(n, lo_s),
-            np.full(n, hi_s),
-            np.full(n, max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * self.std())),
-        )
-
-    def ppf(self, q):
-        """Quantile function (inverse of :meth:`cdf`)."""
-        q = check_probabilities(q)
-        flat = q.ravel().astype(float)
-        out = np.empty(flat.size)
-        lo, hi = self._support
-        out[flat == 0] = lo
-        out[flat == 1] = hi
-        mid = (flat > 0) & (flat < 1)
-        if mid.any():
-            qq = flat[mid]
-            if self._a.size == 1:  # the scaled Beta itself: verified Beta quantiles
-                out[mid] = self._shift + self._w[0] * _beta.beta_ppf(qq, self._a[0], self._b[0])
-            else:
-                upper = qq > 0.5
-                out[mid] = self._quantile(np.where(upper, 1.0 - qq, qq), upper)
-        return out.reshape(q.shape) if q.shape else float(out[0])
-
-    def isf(self, q):
-        """Inverse survival function: the x with ``P(S > x) = q``."""
-        q = check_probabilities(q)
-        flat = q.ravel().astype(float)
-        out = np.empty(flat.size)
-        lo, hi = self._support
-        out[flat == 0] = hi
-        out[flat == 1] = lo
-        mid = (flat > 0) & (flat < 1)
-        if mid.any():
-            qq = flat[mid]
-            if self._a.size == 1:
-                out[mid] = self._shift + self._w[0] * _beta.beta_isf(qq, self._a[0], self._b[0])
-            else:
-                upper = qq <= 0.5
-                out[mid] = self._quantile(np.where(upper, qq, 1.0 - qq), upper)
-        return out.reshape(q.shape) if q.shape else float(out[0])
-
-    def mode(self) -> float:
-        """Location of the maximum of the density (the true argmax, not a mean of class modes).
-
-        The density is scanned in standardised coordinates, the bracket around the best point
-        is zoomed into (each zoom one vectorised evaluation of 33 points), and a parabola
-        through the last three points gives the maximum to far below ``1e-6`` standard
-        deviations. The support boundaries are candidates too (a perfect classifier under a
-        flat prior has its density maximal at 1).
-        """
-        lo_s, hi_s = self._support
-        sd = self.std()
-        self._prepare()
-        z = np.linspace(-6.0, 6.0, 25)
-        xs = np.unique(np.concatenate([np.clip(self._mean + sd * z, lo_s, hi_s), [lo_s, hi_s]]))
-        for _ in range(2):
-            f = self._combine(xs, ("pdf",))["pdf"]
-            k = int(np.argmax(f))
-            a = float(xs[max(k - 1, 0)])
-            b = float(xs[min(k + 1, xs.size - 1)])
-            if b - a <= 1e-4 * sd:
-                break
-            xs = np.linspace(a, b, 17)
-        f = self._combine(xs, ("pdf",))["pdf"]
-        k = int(np.argmax(f))
-        best = float(xs[k])
-        if 0 < k < xs.size - 1:
-            x0, x1, x2 = xs[k - 1 : k + 2]
-            f0, f1, f2 = f[k - 1 : k + 2]
-            den = (x1 - x0) * (f1 - f2) - (x1 - x2) * (f1 - f0)
-            if den != 0:
-                num = (x1 - x0) ** 2 * (f1 - f2) - (x1 - x2) ** 2 * (f1 - f0)
-                cand = x1 - 0.5 * num / den
-                if x0 < cand < x2:
-                    best = float(cand)
-        return best
+    def _direct_quantile(self, q, upper):
+        """Quantiles of a single component: the verified Beta quantiles, scaled."""
+        if self._a.size != 1:
+            return None
+        f = _beta.beta_isf if upper else _beta.beta_ppf
+        return self._shift + self._w[0] * f(q, self._a[0], self._b[0])
 
     def rvs(self, size=None, random_state=None):
         """Random draws (Monte Carlo; never used by default computations)."""
