@@ -50,6 +50,7 @@ from .exact import (
     check_method,
     check_metric,
     check_sides,
+    class_rows,
     per_bound_alpha,
     tail_level,
 )
@@ -272,27 +273,14 @@ def approx_class_intervals(
     check_sides(sides)
     cm = as_confusion_matrix(cm, rows=rows, labels=labels)
     labs, k, n, _ = _class_arrays(cm, "keep", warn=False)
-    return _class_rows(labs, k, n, np.ones(k.shape, dtype=bool), c, tail_level(c, sides),
-                       sides, method)
+    return _class_rows(
+        labs, k, n, np.ones(k.shape, dtype=bool), c, tail_level(c, sides), sides, method
+    )
 
 
 def _class_rows(labs, k, n, inc, c_each, alpha, sides, method) -> tuple[ClassInterval, ...]:
     lo, hi = _KERNELS[method](k, n, alpha, sides)
-    return tuple(
-        ClassInterval(
-            label=labs[i],
-            correct=int(k[i]),
-            support=int(n[i]),
-            estimate=float(k[i] / n[i]) if n[i] > 0 else math.nan,
-            lower=float(lo[i]),
-            upper=float(hi[i]),
-            confidence=c_each,
-            sides=sides,
-            method=method,
-            included=bool(inc[i]),
-        )
-        for i in range(len(labs))
-    )
+    return class_rows(labs, k, n, lo, hi, inc, c_each, sides, method)
 
 
 def approx_interval(

@@ -466,6 +466,11 @@ def class_intervals(
         method = f"clopper-pearson ({adjust})"
     lo, hi = cp_bounds(k, n, alpha, sides)
     each = 1.0 - (2.0 * alpha if sides == "two" else alpha)
+    return class_rows(labs, k, n, lo, hi, n > 0, each, sides, method)
+
+
+def class_rows(labs, k, n, lo, hi, included, confidence, sides, method) -> tuple[ClassInterval, ...]:
+    """One :class:`ClassInterval` per class from arrays of counts and bounds."""
     return tuple(
         ClassInterval(
             label=labs[i],
@@ -474,12 +479,12 @@ def class_intervals(
             estimate=float(k[i] / n[i]) if n[i] > 0 else math.nan,
             lower=float(lo[i]),
             upper=float(hi[i]),
-            confidence=each,
+            confidence=confidence,
             sides=sides,
             method=method,
-            included=bool(n[i] > 0),
+            included=bool(included[i]),
         )
-        for i in range(cm.n_classes)
+        for i in range(len(labs))
     )
 
 
