@@ -52,7 +52,7 @@ from scipy import special as sc
 
 from . import _beta
 from ._grid import GridTable, _convolve_all, _extrapolation_weights
-from .distributions import SumDistribution
+from .distributions import SumDistribution, _tanh_sinh_rule
 from .errors import BaccError
 
 __all__ = ["PairedDifference", "dirichlet_difference_moments"]
@@ -67,18 +67,7 @@ _TARGET_ERROR = 1e-9  # refine the lattice while the error estimate exceeds this
 _LEVELS = 3  # lattice steps h, h/2, h/4
 
 
-def _tanh_sinh(step: float, tmax: float = 4.2):
-    """Tanh-sinh rule on [0, 1] as left distances, right distances and weights."""
-    tau = np.arange(-tmax, tmax + step / 2, step)
-    e = np.pi * np.sinh(tau)
-    left = sc.expit(e)
-    right = sc.expit(-e)
-    wts = step * np.pi * np.cosh(tau) * left * right
-    keep = wts > 1e-300
-    return left[keep], right[keep], wts[keep]
-
-
-_TS = _tanh_sinh(1.0 / 16.0)
+_TS = _tanh_sinh_rule(1.0 / 16.0)
 
 
 def dirichlet_difference_moments(alpha) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -29,6 +29,7 @@ import numpy as np
 
 from . import metrics
 from ._paired import PairedDifference
+from ._text import align
 from ._validate import as_label_sequence, check_confidence, check_weights
 from .confusion import ConfusionMatrix, _jsonable, as_confusion_matrix
 from .distributions import BetaSum, ContinuousDistribution
@@ -64,15 +65,7 @@ def _p(x) -> str:
     return f"{x:.4f}"
 
 
-def _align(header, rows, *, left: int = 1) -> list[str]:
-    """Columns padded to a common width: the first ``left`` left-aligned, the rest right."""
-    table = [[str(v) for v in r] for r in [header, *rows]]
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    out = []
-    for r in table:
-        cells = [v.ljust(widths[i]) if i < left else v.rjust(widths[i]) for i, v in enumerate(r)]
-        out.append("  ".join(cells).rstrip())
-    return out
+_align = align  # one table layout for every result
 
 
 def _html_table(header, rows) -> str:
