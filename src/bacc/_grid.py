@@ -112,6 +112,26 @@ def _convolve_all(pieces):
     return j, m / m.sum()
 
 
+def tabulate(p, F, S, below):
+    """CDF and SF of ``R + B`` on the lattice, from R's masses and B's CDF/SF at lattice points.
+
+    The mass of B in ``((m-1)h, m h]`` is taken from F below B's mean and from S above it (no
+    cancellation); the first cell holds everything up to the first point, and B's mass beyond
+    the last point is added to the upper tail.
+    """
+    q = np.empty(F.size)
+    q[0] = F[0]
+    q[1:] = np.where(below[1:], F[1:] - F[:-1], S[:-1] - S[1:])
+    q = np.maximum(q, 0.0)
+    n = p.size + q.size - 1
+    nfft = sfft.next_fast_len(n, real=True)
+    conv = sfft.irfft(sfft.rfft(p, nfft) * sfft.rfft(q, nfft), nfft)[:n]
+    conv = np.maximum(conv, 0.0)
+    Ft = np.cumsum(conv)
+    St = np.concatenate([np.cumsum(conv[::-1])[::-1][1:], [0.0]]) + S[-1]
+    return Ft, St
+
+
 def _extrapolation_weights(exps):
     """Weights c_L with sum c_L = 1 and sum c_L 2^(-L e) = 0 for every error exponent e."""
     n = len(exps) + 1
@@ -209,19 +229,7 @@ class GridTable:
         m_hi = int(np.ceil(hiB / h)) + 1
         z = np.arange(m_lo, m_hi + 1) * h
         F, S = _inc_beta(aB, bB, np.clip(z / wB, 0.0, 1.0))
-        # mass of B in ((m-1)h, m h]; the first entry holds everything up to m_lo*h
-        below = z / wB <= aB / (aB + bB)
-        q = np.empty(z.size)
-        q[0] = F[0]
-        q[1:] = np.where(below[1:], F[1:] - F[:-1], S[:-1] - S[1:])
-        q = np.maximum(q, 0.0)
-        top_tail = S[-1]
-        n = p.size + q.size - 1
-        nfft = sfft.next_fast_len(n, real=True)
-        conv = sfft.irfft(sfft.rfft(p, nfft) * sfft.rfft(q, nfft), nfft)[:n]
-        conv = np.maximum(conv, 0.0)
-        Ft = np.cumsum(conv)
-        St = np.concatenate([np.cumsum(conv[::-1])[::-1][1:], [0.0]]) + top_tail
+        Ft, St = tabulate(p, F, S, z / wB <= aB / (aB + bB))
         return j0 + m_lo, Ft, St
 
     @staticmethod

@@ -51,7 +51,7 @@ from scipy import fft as sfft
 from scipy import special as sc
 
 from . import _beta
-from ._grid import GridTable, _convolve_all, _extrapolation_weights
+from ._grid import GridTable, _convolve_all, _extrapolation_weights, tabulate
 from .distributions import SumDistribution, _tanh_sinh_rule
 from .errors import BaccError
 
@@ -532,18 +532,7 @@ class PairedTable(GridTable):
         else:
             v = comp.values(z / wB, np.full(z.size, ib), ("cdf", "sf"))
             F, S = v["cdf"], v["sf"]
-        below = z / wB <= comp.mean[ib]
-        q = np.empty(z.size)
-        q[0] = F[0]
-        q[1:] = np.where(below[1:], F[1:] - F[:-1], S[:-1] - S[1:])
-        q = np.maximum(q, 0.0)
-        top_tail = S[-1]
-        n = p.size + q.size - 1
-        nfft = sfft.next_fast_len(n, real=True)
-        conv = sfft.irfft(sfft.rfft(p, nfft) * sfft.rfft(q, nfft), nfft)[:n]
-        conv = np.maximum(conv, 0.0)
-        Ft = np.cumsum(conv)
-        St = np.concatenate([np.cumsum(conv[::-1])[::-1][1:], [0.0]]) + top_tail
+        Ft, St = tabulate(p, F, S, z / wB <= comp.mean[ib])
         return j0 + m_lo, Ft, St
 
     @staticmethod
