@@ -1,5 +1,8 @@
 """evaluate_many: the same numbers as one evaluate per group, computed across groups at once."""
 
+import io
+import sys
+
 import numpy as np
 import pytest
 
@@ -74,3 +77,34 @@ def test_batch_accepts_matrices_by_name_and_reports_records():
 def test_batch_bad_input(counts, message):
     with pytest.raises(BaccError, match=message):
         bacc.evaluate_many(counts)
+
+
+class _FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_a_terminal_only(monkeypatch):
+    """evaluate_many draws a progress bar on standard error when it is a terminal."""
+    import bacc.batch as batch_module
+
+    monkeypatch.setattr(batch_module, "_DELAY", 0.0)
+    monkeypatch.setattr(batch_module, "_CHUNK", 8)
+    stack = np.random.default_rng(3).integers(0, 30, (40, 2, 2))
+    term = _FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    on = bacc.evaluate_many(stack)
+    assert "evaluating [" in term.getvalue()
+    term2 = _FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", term2)
+    off = bacc.evaluate_many(stack, progress=False)
+    assert term2.getvalue() == ""
+    pipe = io.StringIO()  # not a terminal: nothing drawn
+    monkeypatch.setattr(sys, "stderr", pipe)
+    bacc.evaluate_many(stack)
+    assert pipe.getvalue() == ""
+    # chunking changes no number
+    np.testing.assert_array_equal(on.lower, off.lower)
+    full = bacc.evaluate_many(stack, progress=False)
+    monkeypatch.setattr(batch_module, "_CHUNK", 2048)
+    np.testing.assert_array_equal(bacc.evaluate_many(stack, progress=False).upper, full.upper)

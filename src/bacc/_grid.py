@@ -2,18 +2,43 @@
 
 Used by :class:`bacc.distributions.BetaSum` (see its module notes). ``S = B + R``: ``B`` (the
 widest component) enters through its exact incomplete-beta CDF, ``R`` (the others) through
-mean-preserving lattice masses. Both live on one lattice of step ``h`` that contains every
-support boundary when the weights are equal (``h = w / M``), so the kinks of the Beta densities
-(jumps for a perfect class under a flat prior, singularities under Jeffreys' prior) fall on
-lattice points. ``F_S`` is tabulated on that lattice at steps ``h`` and ``h/2`` (an FFT
-convolution of ``R``'s masses with ``B``'s exact cell masses), combined by Richardson
-extrapolation, and interpolated between lattice points by degree-5 polynomials whose stencils
-never straddle a point where the density may have a kink (essentially non-oscillatory
-interpolation).
+lattice masses. Both live on one lattice of step ``h`` that contains every support boundary
+when the weights are equal (``h = w / M``), so the kinks of the Beta densities (jumps for a
+perfect class under a flat prior, singularities under Jeffreys' prior) fall on lattice points.
+
+Lattice masses (fourth order). The triangular (mean-preserving) mass at ``x_j`` is
+``E[max(0, 1 - |X - x_j| / h)]``, the second difference of the closed-form stop-loss transform
+``G`` (:func:`bacc._beta.beta_stoploss`) divided by ``h``. ``G`` is split into its excess over
+``(x - mean)_+``, small in both tails, and ``(x - mean)_+`` itself, whose second differences
+are known exactly: differencing the large linear part would leave rounding noise of size
+``eps |x - mean| / h`` in the upper tail, which clipping at zero turned into a bias of the mean
+(CDF errors up to 3e-8 at fine steps). The triangular mass is exactly ``h`` times the density of
+``X + T`` at ``x_j``, ``T`` triangular on ``[-h, h]`` (characteristic function
+``sinc^2(t h / 2) = 1 - (t h)^2 / 12 + ...``), so a sum of ``N`` components carries an error
+``N (t h)^2 / 12`` whose square, ``N^2 (t h)^4``, is what limits plain Richardson extrapolation
+with many classes. The masses are therefore filtered, ``m_j + (2 m_j - m_{j-1} - m_{j+1}) / 12``:
+the filter's symbol ``1 + (1 - cos t h) / 6`` cancels the ``(t h)^2`` term, leaving
+``1 - (t h)^4 / 90 + (t h)^6 / 1008`` per component (mean and total mass unchanged). At a density
+jump on a lattice point the filter is Gregory's end correction of the trapezoidal rule, so jumps
+of lattice components give ``h^4`` as well. Masses may be slightly negative; nothing is clipped
+until the final table.
+
+Tables. ``F_S`` is tabulated at steps ``h, h/2, ...`` (an FFT convolution of ``R``'s masses,
+combined pairwise in a batched tree within blocks of similar widths, with ``B``'s exact cell
+masses) and the levels are combined by generalised Richardson extrapolation over the error
+exponents of :meth:`GridTable._exponents`. The coarser lattices are subsets of the finest, so
+the stop-loss transform and ``B``'s CDF are evaluated once, on the finest. When no component
+has mass at a support boundary with a low exponent (no jump, kink or singularity: the usual
+case for classes that are neither perfect nor empty), the only ``h^4`` term is the lattice's
+``-(N h^4 / 90) F^(4)``, known in closed form: one lattice suffices, corrected by fourth
+differences (remainder ``O(h^6)``). Between lattice points the table is interpolated by
+degree-5 polynomials whose stencils never straddle a point where the density may have a kink
+(essentially non-oscillatory interpolation).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -29,9 +54,18 @@ _MAX_POINTS = 2**21
 _ORDER = 6  # interpolation stencil size (degree 5)
 # column k: coefficients (in powers of u) of the Lagrange polynomial that is 1 at node k
 _LAGRANGE = np.linalg.inv(np.vander(np.arange(_ORDER, dtype=float), _ORDER, increasing=True))
+_POWERS = np.arange(_ORDER)
+_SHIFTS = np.array([2, 1, 3, 0, 4, 5])  # stencil starts i - shift, in order of preference
+_EYE4 = np.eye(4, dtype=bool)
+# the same for the derivative (d/du u^k = k u^(k-1)), side by side: (6, 12)
+_BASIS = np.hstack([_LAGRANGE, np.vstack([_POWERS[1:, None] * _LAGRANGE[1:], np.zeros(_ORDER)])])
+_DIRECT = 8  # up to this many lattice components are convolved by a single FFT
+_MANY = 14  # from this many lattice components on, the sum is smooth at the lattice scale
+_H4_TERM = 1e-10  # below this the h^4 term is left out of the extrapolation
 
 
-def _inc_beta(a, b, x):
+def _inc_beta(a: float, b: float, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(I_x(a, b), 1 - I_x(a, b))`` from one incomplete beta per point, in its accurate tail."""
     x = np.asarray(x, dtype=float)
     low = x <= a / (a + b)
     v = np.where(
@@ -40,7 +74,8 @@ def _inc_beta(a, b, x):
     return np.where(low, v, 1.0 - v), np.where(low, 1.0 - v, v)
 
 
-def _span(a, b):
+def _span(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Quantiles ``_TAIL`` and ``1 - _TAIL`` of each Beta(a, b) (scipy's, verified)."""
     with np.errstate(all="ignore"):
         lo = sc.betaincinv(a, b, _TAIL)
         hi = sc.betainccinv(a, b, _TAIL)
@@ -53,87 +88,276 @@ def _span(a, b):
     return np.atleast_1d(lo).astype(float), np.atleast_1d(hi).astype(float)
 
 
-def _component_masses(a, b, w, lo, hi, h):
-    """Triangular (mean-preserving) lattice masses of each ``w_i * Beta(a_i, b_i)``.
+def _lattice_masses(
+    a: np.ndarray,
+    b: np.ndarray,
+    w: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    h: float,
+    levels: int,
+) -> list[list[tuple[np.ndarray, np.ndarray]]]:
+    """Fourth-order lattice masses of each ``w_i * Beta(a_i, b_i)`` (see the module notes).
 
-    Lattice points are ``j * h``; the mass at ``x_j`` is ``E[max(0, 1 - |X - x_j| / h)]``, the
-    second difference of the stop-loss transform. All components are evaluated in one
-    vectorised call. Returns a list of ``(first index, masses)``.
+    Lattice ``L`` (``L = 0 .. levels - 1``) has step ``h / 2**L`` and points ``j * h / 2**L``.
+    The triangular masses are second differences of the stop-loss transform ``G`` divided by
+    the step. Every coarser lattice is a subset of the finest (the steps halve), so ``G`` is
+    evaluated once, on the finest lattice, over a range that starts and ends on a point of the
+    coarsest one, and lattice ``L`` takes every ``2**(levels - 1 - L)``-th value. All
+    components are evaluated in one vectorised call.
+
+    Returns
+    -------
+    list of list of (numpy.ndarray, numpy.ndarray)
+        Per lattice, blocks of components (see :func:`_row_blocks`; a single block for at
+        most ``_DIRECT`` components): the index of each component's first point (int, shape
+        ``(k,)``) and the masses, one row per component, zero-padded (shape ``(k, width)``),
+        rows summing to 1.
     """
-    j0 = np.floor(lo / h).astype(np.int64) - 1
-    j1 = np.ceil(hi / h).astype(np.int64) + 1
-    counts = (j1 - j0 + 3).astype(np.int64)  # points j0-1 .. j1+1
-    total = int(counts.sum())
-    owner = np.repeat(np.arange(a.size), counts)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    local = np.arange(total) - np.repeat(starts, counts)
-    x = (np.repeat(j0 - 1, counts) + local) * h
-    g = w[owner] * _beta.beta_stoploss(x / w[owner], a[owner], b[owner])
+    top = 2 ** (levels - 1)
+    fine = h / top
+    # G on coarse points j0 - 1 .. j1 + 1 (masses at j0 .. j1), in units of the finest step;
+    # components ordered by decreasing width
+    g0 = (np.floor(lo / h).astype(np.int64) - 2) * top
+    counts = (np.ceil(hi / h).astype(np.int64) + 2) * top - g0 + 1
+    order = np.argsort(-counts, kind="stable")
+    a, b, w, g0, counts = a[order], b[order], w[order], g0[order], counts[order]
+    rows = np.repeat(np.arange(a.size), counts)
+    first = np.cumsum(counts) - counts  # flat position of each row's first point
+    x = (np.arange(rows.size) - (first - g0)[rows]) * fine
+    # G = excess + (x - mean)_+: the excess is small in both tails (no rounding noise from a
+    # large linear part); the second part has the triangular masses of a point at the mean
+    g = w[rows] * _beta.beta_stoploss(x / w[rows], a, b, rows=rows, excess=True)
+    mean = w * a / (a + b)
+    bounds = _row_blocks(counts) if a.size > _DIRECT else [0, a.size]
     out = []
-    for k in range(a.size):
-        gk = g[starts[k] : starts[k] + counts[k]]
-        m = np.maximum((gk[2:] - 2.0 * gk[1:-1] + gk[:-2]) / h, 0.0)
-        out.append((int(j0[k]), m / m.sum()))
+    for level in range(levels):
+        stride = top >> level
+        blocks = []
+        for r0, r1 in zip(bounds[:-1], bounds[1:], strict=True):
+            part = slice(r0, r1)
+            n_pts = (counts[part] - 1) // stride + 1
+            j0 = g0[part] // stride
+            m = _masses(g, first[part], n_pts, j0, mean[part], stride, fine * stride)
+            blocks.append((j0, m))
+        out.append(blocks)
     return out
 
 
-def _trim(start, m):
-    c = np.cumsum(m)
-    lo = int(np.searchsorted(c, _TAIL * c[-1]))
-    hi = int(np.searchsorted(c, c[-1] * (1.0 - _TAIL))) + 1
-    return start + lo, m[lo:hi]
+def _masses(
+    g: np.ndarray,
+    first: np.ndarray,
+    n_pts: np.ndarray,
+    j0: np.ndarray,
+    mean: np.ndarray,
+    stride: int,
+    step: float,
+) -> np.ndarray:
+    """Fourth-order masses of a block of rows from G at flat positions ``first + stride k``.
 
-
-def _convolve_all(pieces):
-    """Convolve lattice mass vectors ``(index start, masses)`` pairwise, level by level.
-
-    Each level convolves neighbours with one batched FFT (all pairs padded to one length) and
-    trims tails below 1e-18, so arrays grow like the square root of the number of components
-    (central limit) and the work stays near-linear in the number of classes.
+    Row i has ``n_pts[i]`` values of G at lattice indices ``j0[i] + k``; its masses (at
+    ``k = 1 .. n - 2``) go to columns ``1 .. n - 2``, with a zero column on each side for the
+    filter to spill into. ``g`` holds the excess ``G - (x - mean)_+``.
     """
-    items = [(int(j), np.asarray(m, float)) for j, m in pieces]
-    while len(items) > 1:
-        pairs = [(items[k], items[k + 1]) for k in range(0, len(items) - 1, 2)]
-        odd = [items[-1]] if len(items) % 2 else []
-        n = max(x[1].size + y[1].size - 1 for x, y in pairs)
-        nfft = sfft.next_fast_len(n, real=True)
-        A = np.zeros((len(pairs), nfft))
-        B = np.zeros((len(pairs), nfft))
-        for r, ((_, ma), (_, mb)) in enumerate(pairs):
-            A[r, : ma.size] = ma
-            B[r, : mb.size] = mb
-        C = sfft.irfft(sfft.rfft(A, axis=1) * sfft.rfft(B, axis=1), nfft, axis=1)
-        new = []
-        for r, ((ja, ma), (jb, mb)) in enumerate(pairs):
-            m = np.maximum(C[r, : ma.size + mb.size - 1], 0.0)
-            new.append(_trim(ja + jb, m / m.sum()))
-        items = new + odd
-    j, m = items[0]
-    return j, m / m.sum()
+    k = np.arange(int(n_pts.max()))
+    valid = (k >= 1) & (k <= (n_pts - 2)[:, None])
+    pos = first[:, None] + stride * np.minimum(np.maximum(k - 1, 0), (n_pts - 3)[:, None])
+    m = (g[pos + 2 * stride] - 2.0 * g[pos + stride] + g[pos]) / step
+    # second differences of (x - mean)_+: the triangular masses of a point at the mean
+    m += np.maximum(1.0 - np.abs((j0[:, None] + k) * step - mean[:, None]) / step, 0.0)
+    m = np.where(valid, np.maximum(m, 0.0), 0.0)
+    m /= m.sum(axis=1, keepdims=True)
+    # fourth-order filter m + (2 m - left - right) / 12 (preserves total mass and mean)
+    f = m * (7.0 / 6.0)
+    f[:, 1:] -= m[:, :-1] / 12.0
+    f[:, :-1] -= m[:, 1:] / 12.0
+    return f
 
 
-def tabulate(p, F, S, below):
-    """CDF and SF of ``R + B`` on the lattice, from R's masses and B's CDF/SF at lattice points.
+def _row_blocks(widths: np.ndarray) -> list[int]:
+    """Bounds of runs of rows (sorted by decreasing width) whose widths stay within a factor 2.
 
-    The mass of B in ``((m-1)h, m h]`` is taken from F below B's mean and from S above it (no
-    cancellation); the first cell holds everything up to the first point, and B's mass beyond
-    the last point is added to the upper tail.
+    Each run is zero-padded to its widest row, so padding at most doubles the work even when
+    the components' spreads differ by orders of magnitude (a few large classes among many).
+    """
+    bounds = [0]
+    while bounds[-1] < widths.size:
+        r0 = bounds[-1]
+        # widths decrease: the run ends at the first row narrower than half the first one
+        r1 = int(np.searchsorted(-widths, -0.5 * widths[r0], side="right"))
+        bounds.append(max(r1, r0 + 1))
+    return bounds
+
+
+def _trim_rows(start: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Drop each row's outer tails of relative mass below ``_TAIL`` (rows of a 2-D array).
+
+    Returns the new first indices, the rows shifted to start at their first kept point
+    (zero-padded to the widest kept row) and their kept widths. Masses may be slightly negative
+    (fourth-order lattices); the tails are measured in absolute values.
+    """
+    c = np.cumsum(np.abs(m), axis=1)
+    total = c[:, -1:]
+    lo = np.argmax(c >= _TAIL * total, axis=1)
+    hi = np.minimum(np.argmax(c >= total * (1.0 - _TAIL), axis=1) + 1, m.shape[1])
+    k = np.arange(int(np.max(hi - lo)))
+    idx = np.minimum(lo[:, None] + k, m.shape[1] - 1)
+    kept = np.take_along_axis(m, idx, axis=1)
+    kept[k >= (hi - lo)[:, None]] = 0.0
+    # the rows keep their mass to 1e-15: normalised once, at the end of the tree
+    return start + lo, kept, hi - lo
+
+
+def _fft_product(m: np.ndarray, n: int | None = None) -> np.ndarray:
+    """Convolution of all rows of ``m``: one FFT long enough for the whole sum (no
+    wrap-around) and one product of the spectra. ``n``: length of the result (default: every
+    row as wide as ``m``)."""
+    n = m.shape[0] * (m.shape[1] - 1) + 1 if n is None else n
+    nfft = sfft.next_fast_len(n, real=True)
+    return sfft.irfft(np.prod(sfft.rfft(m, nfft, axis=1), axis=0), nfft)[:n]
+
+
+def _pad_rows(rows: list[np.ndarray]) -> np.ndarray:
+    """Rows of different lengths, zero-padded into one 2-D array."""
+    m = np.zeros((len(rows), max(r.size for r in rows)))
+    for i, r in enumerate(rows):
+        m[i, : r.size] = r
+    return m
+
+
+def _pair_level(
+    start: np.ndarray, m: np.ndarray, widths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One level of the pairwise tree: rows convolved two by two with one batched FFT.
+
+    The widest row is paired with the narrowest, the second widest with the second narrowest
+    and so on, which keeps the FFT length (the longest pair) short; an odd row out is carried
+    to the next level. Tails below ``_TAIL`` are trimmed (see :func:`_trim_rows`).
+    """
+    order = np.argsort(-widths, kind="stable")
+    half = order.size // 2
+    left, right = order[:half], order[::-1][:half]
+    n = int(np.max(widths[left] + widths[right])) - 1
+    nfft = sfft.next_fast_len(n, real=True)
+    spec = sfft.rfft(m, nfft, axis=1)
+    conv = sfft.irfft(spec[left] * spec[right], nfft, axis=1)[:, :n]
+    start2, m2, widths2 = _trim_rows(start[left] + start[right], conv)
+    if order.size % 2:
+        mid = order[half]
+        carried = np.zeros((half + 1, max(m2.shape[1], widths[mid])))
+        carried[:half, : m2.shape[1]] = m2
+        carried[half, : widths[mid]] = m[mid, : widths[mid]]
+        return np.append(start2, start[mid]), carried, np.append(widths2, widths[mid])
+    return start2, m2, widths2
+
+
+def _convolve_blocks(blocks: list[tuple[np.ndarray, np.ndarray]]) -> tuple[int, np.ndarray]:
+    """Convolve the lattice mass vectors of all rows of all blocks ``(first indices, rows)``.
+
+    Within a block, pairwise and level by level (:func:`_pair_level`), so rows grow like the
+    square root of the number of components (central limit) and the work stays near-linear in
+    the number of classes; the blocks' sums are then convolved the same way. Returns
+    ``(first index, masses)`` of the total.
+    """
+    done = []
+    todo = [(start, m, m.shape[1] - np.argmax(m[:, ::-1] != 0, axis=1)) for start, m in blocks]
+    while todo:
+        level = []
+        for start, m, widths in todo:
+            if m.shape[0] == 1:
+                done.append((int(start[0]), m[0, : widths[0]]))
+            else:
+                level.append(_pair_level(start, m, widths))
+        todo = level
+    if len(done) > 1:
+        return _convolve_blocks([(np.array([j for j, _ in done]), _pad_rows([p for _, p in done]))])
+    j, p = done[0]
+    return j, p / p.sum()
+
+
+def _convolve_all(pieces) -> tuple[int, np.ndarray]:
+    """Convolve lattice mass vectors ``(index start, masses)`` (see :func:`_convolve_blocks`)."""
+    pieces = sorted(pieces, key=lambda piece: -np.asarray(piece[1]).size)
+    widths = np.array([np.asarray(p).size for _, p in pieces])
+    starts = np.array([int(j) for j, _ in pieces], dtype=np.int64)
+    bounds = _row_blocks(widths)
+    return _convolve_blocks(
+        [
+            (starts[r0:r1], _pad_rows([np.asarray(p, float) for _, p in pieces[r0:r1]]))
+            for r0, r1 in zip(bounds[:-1], bounds[1:], strict=True)
+        ]
+    )
+
+
+def _scaled_beta_cdfs(
+    a: float, b: float, w: float, lo: float, hi: float, h: float, levels: int
+) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+    """CDF and SF of ``w * Beta(a, b)`` on the lattices of steps ``h / 2**L``.
+
+    Computed once on the finest lattice, over a range that starts and ends on a point of the
+    coarsest one (lattice ``L`` takes every ``2**(levels - 1 - L)``-th value). Returns, per
+    lattice, ``(index of the first point, F, S, below the mean)``.
+    """
+    top = 2 ** (levels - 1)
+    m_lo = (int(np.floor(lo / h)) - 1) * top
+    m_hi = (int(np.ceil(hi / h)) + 1) * top
+    t = np.arange(m_lo, m_hi + 1) * (h / top) / w
+    F, S = _inc_beta(a, b, np.clip(t, 0.0, 1.0))
+    below = t <= a / (a + b)
+    return [
+        (m_lo // (top >> L), F[:: top >> L], S[:: top >> L], below[:: top >> L])
+        for L in range(levels)
+    ]
+
+
+def _cell_masses(F: np.ndarray, S: np.ndarray, below: np.ndarray) -> np.ndarray:
+    """B's mass in each lattice cell ``((m-1)h, m h]`` from its CDF and SF at lattice points.
+
+    Taken from F below B's mean and from S above it (no cancellation); the first cell holds
+    everything up to the first point (B's mass beyond the last point is ``S[-1]``).
     """
     q = np.empty(F.size)
     q[0] = F[0]
     q[1:] = np.where(below[1:], F[1:] - F[:-1], S[:-1] - S[1:])
-    q = np.maximum(q, 0.0)
-    n = p.size + q.size - 1
-    nfft = sfft.next_fast_len(n, real=True)
-    conv = sfft.irfft(sfft.rfft(p, nfft) * sfft.rfft(q, nfft), nfft)[:n]
-    conv = np.maximum(conv, 0.0)
+    return np.maximum(q, 0.0)
+
+
+def _stack(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, int]:
+    """Rows ``p`` (2-D) and the vector ``q``, zero-padded to one width, with the length of
+    their full convolution."""
+    out = np.zeros((p.shape[0] + 1, max(p.shape[1], q.size)))
+    out[:-1, : p.shape[1]] = p
+    out[-1, : q.size] = q
+    return out, p.shape[0] * (p.shape[1] - 1) + q.size
+
+
+def _cumulate(conv: np.ndarray, s_last: float) -> tuple[np.ndarray, np.ndarray]:
+    """CDF and SF at the lattice points from the masses of ``R + B`` (``s_last``: B's mass
+    beyond its last point). R's masses may be slightly negative (fourth-order lattices), so
+    nothing is clipped here; the final table is."""
     Ft = np.cumsum(conv)
-    St = np.concatenate([np.cumsum(conv[::-1])[::-1][1:], [0.0]]) + S[-1]
-    return Ft, St
+    St = np.empty(conv.size)
+    St[-1] = 0.0
+    St[:-1] = np.cumsum(conv[:0:-1])[::-1]
+    return Ft, St + s_last
 
 
-def _extrapolation_weights(exps):
+def tabulate(
+    p: np.ndarray, F: np.ndarray, S: np.ndarray, below: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """CDF and SF of ``R + B`` on the lattice, from R's masses and B's CDF/SF at lattice points
+    (see :func:`_cell_masses`)."""
+    return _cumulate(_fft_product(*_stack(p[None, :], _cell_masses(F, S, below))), S[-1])
+
+
+def _extrapolation_weights(exps) -> np.ndarray:
     """Weights c_L with sum c_L = 1 and sum c_L 2^(-L e) = 0 for every error exponent e."""
+    return _weights(tuple(exps)).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _weights(exps: tuple[float, ...]) -> np.ndarray:
+    """Cached solution of the extrapolation conditions (see :func:`_extrapolation_weights`)."""
     n = len(exps) + 1
     A = np.ones((n, n))
     for r, e in enumerate(exps, start=1):
@@ -147,49 +371,65 @@ class GridTable:
     """CDF / SF / density of ``S = sum_i w_i X_i`` (all ``w_i > 0``) on an aligned lattice."""
 
     def __init__(self, a, b, w, ib: int, ids: list[int], resolution: float) -> None:
+        """Tabulate the sum of components ``ib`` (B) and ``ids`` (lattice) of ``w * Beta(a, b)``.
+
+        ``resolution``: lattice steps per standard deviation of the narrowest lattice
+        component (see :meth:`_step`).
+        """
         a, b, w = (np.asarray(v, dtype=float) for v in (a, b, w))
         sd = w * np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1.0)))
-        h = float(np.min(sd[ids])) / resolution
         used = [ib, *ids]
         wu = w[used]
         self.aligned = bool(np.all(np.abs(wu - wu[0]) <= 1e-12 * wu[0]))
         lo, hi = _span(a[used], b[used])
         lo, hi = lo * wu, hi * wu
-        span = float(np.sum(hi - lo))
-        # with many classes the sum is smooth on the scale of its own spread: no need to
-        # resolve the narrowest class finer than a fraction of the total spread
-        sd_sum = float(np.sqrt(np.sum(sd[used] ** 2)))
-        h_cap = sd_sum / (25.0 * resolution)
-        if h_cap > h:
-            # a component narrower than 4h is not resolved; its error is below
-            # (h^2 / 8) max|f'| <= 0.05 h^2 / sd_sum^2 (for unimodal sums): keep the total < 1e-10
-            narrow = np.sum(sd[ids] < 4.0 * h_cap)
-            if narrow:
-                h_cap = min(h_cap, sd_sum * np.sqrt(2e-9 / narrow))
-            h = max(h, h_cap)
-        h = max(h, span / _MAX_POINTS)
-        if self.aligned:
-            h = float(wu[0]) / np.ceil(float(wu[0]) / h)
+        # support boundaries that carry mass (singular densities have their 1e-15 quantile at
+        # 1e-30, not at 0), and their exponents p (densities ~ r^(p - 1)): a below, b above
+        at_lo, at_hi = lo <= 0.1 * (hi - lo), wu - hi <= 0.1 * (hi - lo)
+        p_min = np.minimum(np.where(at_lo, a[used], np.inf), np.where(at_hi, b[used], np.inf))
+        par = np.concatenate([a[used][at_lo], b[used][at_hi]])
+        is_b = np.arange(len(used)) == 0
+        on_b = np.concatenate([is_b[at_lo], is_b[at_hi]])
+        # jumps or singularities (p < 1.5) of lattice components limit the step
+        h = self._step(sd[used], p_min[1:] < 1.5, float(np.sum(hi - lo)), self.aligned,
+                       float(wu[0]), resolution)
         self.h = h
-        exps = self._exponents(a, b, ib, ids, lo, hi, w)
+        # no boundary term below h^5.5 (module notes): one lattice, h^4 term corrected
+        self.smooth = bool(p_min[0] >= 4.5 and np.all(p_min[1:] >= 3.5))
+        exps = [] if self.smooth else self._exponents(par, on_b, sd[used], p_min[1:] < 2.5, h)
+        self.exponents = exps
         weights = _extrapolation_weights(exps)
+        levels = len(weights)
+        ii = np.asarray(ids)
+        lattices = _lattice_masses(a[ii], b[ii], w[ii], lo[1:], hi[1:], h, levels)
+        cdfs_b = _scaled_beta_cdfs(a[ib], b[ib], w[ib], lo[0], hi[0], h, levels)
         tables = []
-        for level in range(len(weights)):
-            step = h / 2**level
-            ii = np.asarray(ids)
-            pieces = _component_masses(a[ii], b[ii], w[ii], lo[1:], hi[1:], step)
-            j0, p = _convolve_all(pieces)
-            tables.append(self._table(a[ib], b[ib], w[ib], lo[0], hi[0], j0, p, step))
+        for blocks, (m_lo, F, S, below) in zip(lattices, cdfs_b, strict=True):
+            if len(ids) > _DIRECT:
+                j0, p = _convolve_blocks(blocks)
+                tables.append((j0 + m_lo, *tabulate(p, F, S, below)))
+            else:
+                # few components (one block): R's and B's cell masses in a single FFT product
+                ((starts, m),) = blocks
+                conv = _fft_product(*_stack(m, _cell_masses(F, S, below)))
+                tables.append((int(np.sum(starts)) + m_lo, *_cumulate(conv, S[-1])))
         # extrapolate on the coarse points: level L holds coarse point k at index 2**L k
         k_lo = max(-(-k0 // 2**L) for L, (k0, _, _) in enumerate(tables))
         k_hi = min((k0 + F.size - 1) // 2**L for L, (k0, F, _) in enumerate(tables))
         kc = np.arange(k_lo, k_hi + 1)
-        Fx = sum(c * F[2**L * kc - k0] for L, (c, (k0, F, _)) in enumerate(zip(weights, tables, strict=True)))
-        Sx = sum(c * S[2**L * kc - k0] for L, (c, (k0, _, S)) in enumerate(zip(weights, tables, strict=True)))
+        Fx, Sx = 0.0, 0.0
+        for L, (c, (k0, F, S)) in enumerate(zip(weights, tables, strict=True)):
+            at = slice(2**L * k_lo - k0, 2**L * k_hi - k0 + 1, 2**L)
+            Fx, Sx = Fx + c * F[at], Sx + c * S[at]
+        if self.smooth:
+            # the only h^4 term is the lattice's, -(N h^4 / 90) F^(4) (module notes): add it
+            # back with fourth differences (the remainder is O(h^6))
+            coef = len(ids) / 90.0
+            Fx[2:-2] += coef * np.diff(Fx, 4)
+            Sx[2:-2] += coef * np.diff(Sx, 4)
         self.k0 = int(k_lo)
-        self.F = np.clip(Fx, 0.0, 1.0)
-        self.S = np.clip(Sx, 0.0, 1.0)
-        self.exponents = exps
+        self.F = np.minimum(np.maximum(Fx, 0.0), 1.0)
+        self.S = np.minimum(np.maximum(Sx, 0.0), 1.0)
         self.x = kc * h
         # points where the density may be non-smooth: sums of support boundaries
         self.breaks = self._breakpoints(w[used])
@@ -200,40 +440,76 @@ class GridTable:
             self._bad[idx] = True
 
     @staticmethod
-    def _exponents(a, b, ib, ids, lo, hi, w):
+    def _step(
+        sd: np.ndarray, rough: np.ndarray, span: float, aligned: bool, w0: float, resolution: float
+    ) -> float:
+        """Lattice step: a fraction of the narrowest lattice component (``sd[1:]``), or coarser.
+
+        With many components the sum is smooth on the scale of its own spread, so the narrowest
+        one need not be resolved finer than a fraction of the total spread, ``sd_sum / (25
+        resolution)``. With aligned weights (all kinks on lattice points, clean error
+        expansions) and many components the fourth-order masses allow four times that step,
+        or twice when components with a density jump or singularity (``rough``) are narrower
+        than four steps (their h^6 term reaches 1e-9 otherwise: 1000 classes of 3 to 30
+        examples). A component narrower than the cap is not resolved: its error is below
+        ``(h^2 / 8) max|f'| <= 0.05 h^2 / sd_sum^2`` (for unimodal sums), and the cap keeps
+        the total below 1e-10.
+        """
+        h = float(np.min(sd[1:])) / resolution
+        sd_sum = float(np.sqrt(np.sum(sd**2)))
+        many = aligned and sd.size - 1 >= _MANY
+        h_cap = sd_sum / (25.0 * resolution)
+        if many:
+            h_cap *= 4.0
+            if np.any(sd[1:][rough] < 4.0 * h_cap):
+                h_cap /= 2.0
+        if h_cap > h:
+            narrow = np.sum(sd[1:] < (1.0 if many else 4.0) * h_cap)
+            if narrow:
+                h_cap = min(h_cap, sd_sum * np.sqrt(2e-9 / narrow))
+            h = max(h, h_cap)
+        h = max(h, span / _MAX_POINTS)
+        if aligned:
+            h = w0 / np.ceil(w0 / h)
+        return h
+
+    @staticmethod
+    def _exponents(
+        par: np.ndarray, on_b: np.ndarray, sd: np.ndarray, rough: np.ndarray, h: float
+    ) -> list[float]:
         """Powers of h in the discretisation error (generalised Richardson extrapolation).
 
-        Smooth parts give h^2 (and h^4). A singular or kinked CDF of B at a support boundary,
-        ``F_B ~ z^a``, adds h^(1+a); a singular density of a lattice component, ``~ r^(a-1)``,
-        adds h^(2+a). Only boundaries that carry mass (inside the 1e-15 span) count.
+        ``par``: the exponents p of the support boundaries that carry mass (densities
+        ``~ r^(p - 1)``), ``on_b``: whether the boundary is B's. B (exact CDF) has a CDF
+        ``~ r^p (c0 + c1 r + ...)`` there, which sampled by the lattice adds h^(1+p) and
+        h^(2+p) (Euler-Maclaurin; for an integer ``p`` only jumps of odd derivatives count:
+        h^(p+1) for odd, h^(p+2) for even p); a lattice component adds h^(2+p) for a
+        non-integer p (its next term is below 1e-12 at the default resolution, measured).
+        Terms beyond h^4.5 are left out.
+
+        The h^4 term (smooth part, and jumps or kinks of lattice components, ``rough``) is
+        left out when it is negligible: the smooth part of N lattice components is
+        ``N (t h)^4 / 90``, at most ``(N / 90) (h / sd)^4 max|He_3(z) phi(z)|`` (0.56) in the
+        CDF of a near-normal sum of spread ``sd``; a jump or kink adds at most
+        ``(sd / sd_i) / 30`` to ``N / 90`` (measured: three classes with an empty and a
+        perfect one under a flat prior). At most three exponents are kept.
         """
-        exps = {2.0}
-        comps = [ib, *ids]
-        for k, i in enumerate(comps):
-            # a boundary counts when the mass reaches (close to) it: singular densities have
-            # their 1e-15 quantile at 1e-30, not at 0
-            near = 0.1 * (hi[k] - lo[k])
-            for par, active in ((a[i], lo[k] <= near), (b[i], w[i] - hi[k] <= near)):
-                if not active:
-                    continue
-                e = (1.0 + par) if k == 0 else (2.0 + par)
-                # integer powers (jumps of a density at a lattice point) add no new term
-                if e < 3.5 and abs(e - round(e)) > 1e-9:
-                    exps.add(round(float(e), 12))
+        exps = set()
+        for p, b_side in set(zip(np.round(par, 12).tolist(), on_b.tolist(), strict=True)):
+            if abs(p - round(p)) > 1e-9:
+                exps.update(round(p + e, 12) for e in ((1.0, 2.0) if b_side else (2.0,)))
+            elif b_side:
+                exps.add(float(p + 1.0 if round(p) % 2 else p + 2.0))
+        exps = {e for e in exps if e < 4.5}
+        sd_sum = float(np.sqrt(np.sum(sd**2)))
+        coef = (sd.size - 1) / 90.0 + float(np.sum(sd_sum / sd[1:][rough])) / 30.0
+        if 0.56 * coef * (h / sd_sum) ** 4 > _H4_TERM:
+            exps.add(4.0)
         return sorted(exps)[:3]
 
     @staticmethod
-    def _table(aB, bB, wB, loB, hiB, j0, p, h):
-        """F_S and S_S at lattice points k*h from R's masses and B's exact cell masses."""
-        m_lo = int(np.floor(loB / h)) - 1
-        m_hi = int(np.ceil(hiB / h)) + 1
-        z = np.arange(m_lo, m_hi + 1) * h
-        F, S = _inc_beta(aB, bB, np.clip(z / wB, 0.0, 1.0))
-        Ft, St = tabulate(p, F, S, z / wB <= aB / (aB + bB))
-        return j0 + m_lo, Ft, St
-
-    @staticmethod
-    def _breakpoints(wu):
+    def _breakpoints(wu: np.ndarray) -> np.ndarray:
+        """Points where the density may be non-smooth: sums of support boundaries."""
         wu = np.asarray(wu)
         if wu.size > 14:
             # the density of a sum of this many Beta variables is smooth to high order
@@ -247,54 +523,93 @@ class GridTable:
         return np.array(sorted(sums))
 
     # -----------------------------------------------------------------------------------------
-    def _stencil(self, x):
-        """Start index of a 6-point stencil around each x that holds no break in its interior."""
+    def _stencil_starts(self) -> np.ndarray:
+        """Start of the 6-point stencil for each lattice interval ``[x_i, x_i+1]``.
+
+        The stencil holds the interval and no break in its interior; among those the most
+        central is taken (shifts 2, 1, 3, 0, 4, 5), else the central one. Computed once, on
+        first use (subclasses build ``x`` and ``_bad`` their own way).
+        """
+        starts = getattr(self, "_starts", None)
+        if starts is not None:
+            return starts
         n = self.x.size
-        u = (x - self.x[0]) / self.h
-        i = np.clip(np.floor(u).astype(np.int64), 0, n - 2)
-        best = np.clip(i - 2, 0, n - _ORDER)
-        if self._bad.any():
+        starts = np.minimum(np.maximum(np.arange(max(n - 1, 1)) - 2, 0), max(n - _ORDER, 0))
+        near = np.flatnonzero(self._bad)
+        if near.size:
+            # only intervals within a stencil's reach of a break may need another start: try
+            # every shift at once, in order of preference, and take the first admissible one
             cum = np.concatenate([[0], np.cumsum(self._bad)])
-            chosen = np.full(i.shape, -1)
-            for shift in (2, 1, 3, 0, 4, 5):
-                s = np.clip(i - shift, 0, n - _ORDER)
-                contains = (s <= i) & (i + 1 <= s + _ORDER - 1)
-                interior_bad = cum[s + _ORDER - 1] - cum[s + 1]
-                ok = contains & (interior_bad == 0) & (chosen < 0)
-                chosen = np.where(ok, s, chosen)
-            best = np.where(chosen >= 0, chosen, best)
-        return best
+            # (an interval near two breaks appears twice: both rows give the same start)
+            i = np.clip(near[:, None] + np.arange(-_ORDER, _ORDER), 0, starts.size - 1).ravel()
+            s = np.clip(i[:, None] - _SHIFTS, 0, n - _ORDER)
+            ok = (s <= i[:, None]) & (i[:, None] + 1 <= s + _ORDER - 1)
+            ok &= cum[s + _ORDER - 1] == cum[s + 1]  # no break in the interior
+            first = np.argmax(ok, axis=1)
+            starts[i] = np.where(ok.any(axis=1), s[np.arange(i.size), first], starts[i])
+        self._starts = starts
+        return starts
 
-    def table_quantile(self, target, upper):
-        """Starting points for quantiles: linear interpolation in the tabulated tails."""
-        F = np.maximum.accumulate(self.F)
-        S = np.minimum.accumulate(self.S)
-        x_lo = np.interp(target, F, self.x)
-        # S decreases along the table: interpolate on the reversed arrays
-        x_hi = np.interp(target, S[::-1], self.x[::-1])
-        return np.where(upper, x_hi, x_lo)
+    def _stencil(self, x: np.ndarray) -> np.ndarray:
+        """Start index of a 6-point stencil around each x that holds no break in its interior."""
+        starts = self._stencil_starts()
+        # fmax / fmin also map NaN to a valid index (its value is discarded by the caller)
+        i = np.fmin(np.fmax((x - self.x[0]) / self.h, 0.0), starts.size - 1)
+        return starts[i.astype(np.int64)]
 
-    def values(self, x, kinds):
+    def table_quantile(self, target: np.ndarray, upper: np.ndarray) -> np.ndarray:
+        """Starting points for quantiles: inverse cubic interpolation in the tabulated tails.
+
+        The tail (F where ``upper`` is False, S where it is True, made monotone) is inverted
+        through the four table points around the target: an O(h^4) start, from which Newton's
+        first step lands within rounding of the root. Where those values are not distinct
+        (flat tails) or the cubic leaves its cell, linear interpolation.
+        """
+        target = np.atleast_1d(np.asarray(target, dtype=float))
+        upper = np.broadcast_to(np.asarray(upper, dtype=bool), target.shape)
+        out = np.empty(target.shape)
+        for up in (False, True):
+            rows = np.flatnonzero(upper == up)
+            if rows.size == 0:
+                continue
+            # tail values increasing along the (possibly reversed) table
+            y = np.minimum.accumulate(self.S)[::-1] if up else np.maximum.accumulate(self.F)
+            xs = self.x[::-1] if up else self.x
+            t = target[rows]
+            linear = np.interp(t, y, xs)
+            cell = np.clip(np.searchsorted(y, t) - 1, 0, y.size - 2)
+            nodes = np.clip(cell - 1, 0, y.size - 4)[:, None] + np.arange(4)
+            yn = y[nodes]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                num = np.where(_EYE4, 1.0, (t[:, None] - yn)[:, None, :]).prod(axis=2)
+                den = np.where(_EYE4, 1.0, yn[:, :, None] - yn[:, None, :]).prod(axis=2)
+                cubic = np.sum(num / den * xs[nodes], axis=1)
+            lo = np.minimum(xs[cell], xs[cell + 1])
+            hi = np.maximum(xs[cell], xs[cell + 1])
+            ok = np.isfinite(cubic) & (cubic >= lo) & (cubic <= hi)
+            out[rows] = np.where(ok, cubic, linear)
+        return out
+
+    def values(self, x, kinds) -> dict[str, np.ndarray]:
+        """Interpolated ``cdf`` / ``sf`` / ``pdf`` (the requested ``kinds``) at the points x."""
         x = np.asarray(x, dtype=float)
-        out = {}
         s = self._stencil(x)
         u = (x - self.x[s]) / self.h  # position in stencil units, 0..5
-        # Lagrange basis on the nodes 0..5 as polynomials in u (a constant 6 x 6 matrix)
-        powers = u[:, None] ** np.arange(_ORDER)[None, :]
-        L = powers @ _LAGRANGE
-        dpowers = np.zeros_like(powers)
-        dpowers[:, 1:] = powers[:, :-1] * np.arange(1, _ORDER)[None, :]
-        dL = dpowers @ _LAGRANGE
-        idx = s[:, None] + np.arange(_ORDER)[None, :]
-        below = x < self.x[0]
-        above = x > self.x[-1]
-        if "cdf" in kinds:
-            v = np.sum(L * self.F[idx], axis=1)
-            out["cdf"] = np.where(below, 0.0, np.where(above, 1.0, np.clip(v, 0.0, 1.0)))
+        # Lagrange weights of the value and of the derivative on the nodes 0..5: powers of u
+        # times a constant 6 x 12 matrix
+        weights = ((u[:, None] ** _POWERS) @ _BASIS).reshape(-1, 2, _ORDER)
+        idx = s[:, None] + _POWERS
+        inside = (x >= self.x[0]) & (x <= self.x[-1])
+        out = {}
+        # outside the table: cdf 0 below and 1 above, sf the opposite, pdf 0
+        if "cdf" in kinds or "pdf" in kinds:
+            v = np.sum(weights * self.F[idx][:, None, :], axis=2)
+            if "cdf" in kinds:
+                cdf = np.minimum(np.maximum(v[:, 0], 0.0), 1.0)
+                out["cdf"] = np.where(inside, cdf, x > self.x[-1])
+            if "pdf" in kinds:
+                out["pdf"] = np.where(inside, np.maximum(v[:, 1] / self.h, 0.0), 0.0)
         if "sf" in kinds:
-            v = np.sum(L * self.S[idx], axis=1)
-            out["sf"] = np.where(below, 1.0, np.where(above, 0.0, np.clip(v, 0.0, 1.0)))
-        if "pdf" in kinds:
-            v = np.sum(dL * self.F[idx], axis=1) / self.h
-            out["pdf"] = np.where(below | above, 0.0, np.maximum(v, 0.0))
+            sf = np.minimum(np.maximum(np.sum(weights[:, 0] * self.S[idx], axis=1), 0.0), 1.0)
+            out["sf"] = np.where(inside, sf, x < self.x[0])
         return out

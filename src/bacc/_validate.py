@@ -28,9 +28,9 @@ def check_probabilities(q, name: str = "q") -> np.ndarray:
         arr = np.asarray(q, dtype=float)
     except (TypeError, ValueError):
         raise BaccError(f"{name} must be numbers in [0, 1], got {q!r}") from None
-    if np.any(np.isnan(arr)):
-        raise BaccError(f"{name} contains NaN; probabilities must lie in [0, 1]")
-    if np.any((arr < 0) | (arr > 1)):
+    if not ((arr >= 0) & (arr <= 1)).all():  # one test in the common case (NaN fails it)
+        if np.any(np.isnan(arr)):
+            raise BaccError(f"{name} contains NaN; probabilities must lie in [0, 1]")
         bad = arr[(arr < 0) | (arr > 1)].ravel()[0]
         raise BaccError(f"{name} must lie in [0, 1], got {bad!r}")
     return arr

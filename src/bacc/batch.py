@@ -17,20 +17,24 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _beta
+from ._progress import Progress
 from ._validate import check_confidence, check_prior
 from .confusion import ConfusionMatrix, _jsonable
 from .distributions import (
     BetaSum,
+    PairSums,
+    _beta_k4,
     _beta_moments,
     _tails,
     cornish_fisher_start,
     newton_quantile,
-    pair_parameters,
-    pair_values,
 )
 from .errors import BaccError
 
 __all__ = ["BatchEvaluation", "evaluate_many"]
+
+_CHUNK = 2048  # two-class groups evaluated together (tens of MB of temporaries at most)
+_DELAY = 0.5  # seconds before a progress bar appears
 
 
 @dataclass(frozen=True, eq=False)
@@ -229,6 +233,7 @@ def evaluate_many(
     prior=(1.0, 1.0),
     confidence: float = 0.95,
     rows: str = "true",
+    progress: bool = True,
 ) -> BatchEvaluation:
     """Evaluate many confusion matrices at once.
 
@@ -244,6 +249,11 @@ def evaluate_many(
         Beta prior of the class accuracies.
     confidence : float
         Level of the credible and exact intervals.
+    rows : {"true", "predicted"}
+        What the rows of the given matrices are.
+    progress : bool
+        Draw a progress bar on standard error when it is a terminal and the run takes more
+        than half a second (default ``True``).
 
     Returns
     -------
@@ -303,16 +313,22 @@ def evaluate_many(
         lower[one] = _beta.beta_ppf(q[0], a1, b1)
         upper[one] = _beta.beta_isf(1 - q[1], a1, b1)
         p_above[one] = 0.0  # chance is 1/1 = 1: a single class never exceeds it
-    # two classes: vectorised exact quadrature
     two = np.flatnonzero(m == 2)
-    if two.size:
-        _pairs(two, inc, A, B, q, lower, upper, p_above)
-    # three or more: one by one
-    for g in np.flatnonzero(m >= 3):
-        idx = np.flatnonzero(inc[g])
-        d = BetaSum(A[g, idx], B[g, idx], np.full(idx.size, 1.0 / idx.size))
-        lower[g], upper[g] = d.ppf(q)
-        p_above[g] = d.sf(1.0 / idx.size)
+    many = np.flatnonzero(m >= 3)
+    with Progress(two.size + many.size, "evaluating", enabled=progress, delay=_DELAY) as bar:
+        # two classes: vectorised exact quadrature, in chunks (bounded memory; rows are
+        # independent, so chunking changes no number)
+        for start in range(0, two.size, _CHUNK):
+            chunk = two[start : start + _CHUNK]
+            _pairs(chunk, inc, A, B, q, lower, upper, p_above)
+            bar.advance(chunk.size)
+        # three or more: one by one
+        for g in many:
+            idx = np.flatnonzero(inc[g])
+            d = BetaSum(A[g, idx], B[g, idx], np.full(idx.size, 1.0 / idx.size))
+            lower[g], upper[g] = d.ppf(q)
+            p_above[g] = d.sf(1.0 / idx.size)
+            bar.advance()
     return BatchEvaluation(
         groups=groups,
         labels=labels,
@@ -337,6 +353,7 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above):
     a2 = np.take_along_axis(A[rows], idx, axis=1)
     b2 = np.take_along_axis(B[rows], idx, axis=1)
     _, var, m3 = _beta_moments(a2, b2)
+    k4 = _beta_k4(a2, b2)
     w = 0.5
     sd_c = w * np.sqrt(var)
     # B = the wider component (exact CDF), R = the narrower (quadrature): as in BetaSum
@@ -345,7 +362,7 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above):
         wide = np.where(sd_c[:, 0] == sd_c[:, 1], 1, wide)
     narrow = 1 - wide
     r = np.arange(rows.size)
-    P = pair_parameters(
+    sums = PairSums(
         a2[r, wide],
         b2[r, wide],
         np.full(rows.size, w),
@@ -356,23 +373,23 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above):
     mean = w * (a2 / (a2 + b2)).sum(axis=1)
     sd = np.sqrt((w * w * var).sum(axis=1))
     mom3 = (w**3 * m3).sum(axis=1)
-
-    def rows_of(P, sel):
-        return {key: val[sel] for key, val in P.items()}
+    cum4 = (w**4 * k4).sum(axis=1)
 
     # P(lambda > 1/2)
-    p_above[rows] = np.clip(pair_values(np.full(rows.size, 0.5), P, ("sf",))["sf"], 0.0, 1.0)
+    p_above[rows] = np.clip(sums.values(np.full(rows.size, 0.5), ("sf",), r)["sf"], 0.0, 1.0)
     # quantiles: both tails at once (2G rows)
     sel = np.concatenate([r, r])
-    P2 = rows_of(P, sel)
     upper_tail = np.concatenate([np.zeros(rows.size, bool), np.ones(rows.size, bool)])
     target = np.concatenate([np.full(rows.size, q[0]), np.full(rows.size, 1 - q[1])])
-    start = cornish_fisher_start(target, upper_tail, mean[sel], sd[sel], mom3[sel], 0.0, 1.0)
+    start = cornish_fisher_start(
+        target, upper_tail, mean[sel], sd[sel], mom3[sel], 0.0, 1.0, cum4[sel]
+    )
     tol = np.maximum(4e-16, 1e-10 * sd[sel])
 
     def tail_and_pdf(x, up, which):
-        Pw = rows_of(P2, which)
-        return _tails(lambda xx, kinds: pair_values(xx, Pw, kinds), np.clip(x, 0.0, 1.0), up)
+        return _tails(
+            lambda xx, kinds: sums.values(xx, kinds, sel[which]), np.clip(x, 0.0, 1.0), up, True
+        )
 
     x = newton_quantile(
         tail_and_pdf, target, upper_tail, start, np.zeros(sel.size), np.ones(sel.size), tol

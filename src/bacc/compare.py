@@ -30,12 +30,12 @@ import numpy as np
 from . import metrics
 from ._paired import PairedDifference
 from ._text import align
-from ._validate import as_label_sequence, check_confidence, check_weights
+from ._validate import as_label_sequence, check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, _jsonable, as_confusion_matrix
 from .distributions import BetaSum, ContinuousDistribution
 from .errors import BaccError
 from .evaluation import Evaluation
-from .posterior import _included_classes, posterior_balanced_accuracy
+from .posterior import _included_classes
 
 __all__ = [
     "Comparison",
@@ -388,6 +388,28 @@ def _check_names(names, n: int, default: Sequence[str]) -> tuple:
     return out
 
 
+def _balanced_components(cm: ConfusionMatrix, prior, weights):
+    """``(a, b, w, labels)`` of the posterior of the balanced accuracy of ``cm``.
+
+    The components of :func:`bacc.posterior_balanced_accuracy` (classes without examples
+    dropped with a warning, weights renormalised, zero weights left out) without building its
+    distribution objects, which :func:`compare` and :func:`rank` do not need (a third of the
+    time of a small comparison).
+    """
+    a0, b0 = check_prior(prior, cm.n_classes)
+    w = check_weights(weights, cm.n_classes)
+    keep = _included_classes(cm, "drop")
+    w_kept = w[keep]
+    if w_kept.sum() <= 0:
+        raise BaccError("the classes that have examples all have weight 0")
+    w_kept = w_kept / w_kept.sum()
+    nz = w_kept > 0
+    idx = np.flatnonzero(keep)[nz]
+    k, n = cm.correct, cm.support
+    labels = tuple(cm.labels[i] for i in idx)
+    return (k + a0)[idx].astype(float), (n - k + b0)[idx].astype(float), w_kept[nz], labels
+
+
 class _Posterior:
     """Beta components of one classifier's balanced accuracy, and what is shown about it."""
 
@@ -401,18 +423,18 @@ class _Posterior:
             post = obj.balanced_accuracy
             self.cm = obj.confusion
             self.sample = float(obj.sample_balanced_accuracy)
+            self.a, self.b, self.w = post.components
+            self.labels = tuple(post.labels)
         else:
             try:
                 self.cm = as_confusion_matrix(obj, rows=rows)
             except BaccError as exc:
                 raise BaccError(f"{what}: {exc}") from None
-            post = posterior_balanced_accuracy(
-                self.cm, prior=(1.0, 1.0) if prior is None else prior, weights=weights
+            self.a, self.b, self.w, self.labels = _balanced_components(
+                self.cm, (1.0, 1.0) if prior is None else prior, weights
             )
             self.sample = float(metrics.balanced_accuracy(self.cm, weights=weights))
-        self.a, self.b, self.w = post.components
-        self.labels = tuple(post.labels)
-        self.mean = float(post.mean())
+        self.mean = float(np.sum(self.w * self.a / (self.a + self.b)))
 
 
 def _same_classes(pa: _Posterior, pb: _Posterior, na: str, nb: str) -> None:
@@ -436,8 +458,10 @@ def _summaries(diff: ContinuousDistribution, rope: float, confidence: float) -> 
         p_right = float(diff.sf(rope))
         p_better = float(diff.sf(0.0))
     else:
-        p_left = float(diff.cdf(0.0))
+        # one look-up of the smaller tail; the larger one (>= 1/2) is its complement, exact
+        # to rounding
         p_right = p_better = float(diff.sf(0.0))
+        p_left = float(diff.cdf(0.0)) if p_right > 0.5 else 1.0 - p_right
     # a single point (rope = 0) has probability 0 under a continuous posterior
     p_rope = max(0.0, 1.0 - p_left - p_right) if rope > 0 else 0.0
     return {

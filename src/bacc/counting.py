@@ -279,6 +279,7 @@ def counts(
     count: str | None = None,
     sep: str | None = None,
     progress: bool = True,
+    memory_limit: str | None = None,
 ) -> ConfusionMatrix | GroupedCounts:
     """Count (true, predicted) pairs, per group, inside the engine that holds the data.
 
@@ -316,6 +317,10 @@ def counts(
     progress : bool
         Draw a progress bar on standard error while DuckDB counts files, when standard error
         is a terminal and the job takes more than half a second (default ``True``).
+    memory_limit : str, optional
+        Most memory DuckDB may use when counting files, e.g. ``"500MB"`` or ``"4GB"``
+        (default: DuckDB's, 80 % of the machine's memory). The count streams through the files,
+        so they may be far larger than this (tests count a file larger than the limit).
 
     Returns
     -------
@@ -362,7 +367,7 @@ def counts(
     spec = _Spec.make(true, pred, by, count)
     if nulls not in ("error", "drop"):
         raise BaccError(f"nulls must be 'error' or 'drop', got {nulls!r}")
-    tally = _tally(source, spec, sep=sep, progress=progress)
+    tally = _tally(source, spec, sep=sep, progress=progress, memory_limit=memory_limit)
     return _assemble(tally, spec, labels=labels, nulls=nulls)
 
 
@@ -499,13 +504,15 @@ def _check_columns(available: Sequence[str], spec: _Spec, where: str) -> None:
         raise BaccError(f"{where} has no {noun} {what}; available columns: {shown or '(none)'}")
 
 
-def _tally(source: Any, spec: _Spec, *, sep: str | None, progress: bool) -> _Tally:
+def _tally(
+    source: Any, spec: _Spec, *, sep: str | None, progress: bool, memory_limit: str | None = None
+) -> _Tally:
     if isinstance(source, str | os.PathLike) or (
         isinstance(source, list | tuple)
         and source
         and all(isinstance(s, str | os.PathLike) for s in source)
     ):
-        return _tally_files(source, spec, sep=sep, progress=progress)
+        return _tally_files(source, spec, sep=sep, progress=progress, memory_limit=memory_limit)
     if isinstance(source, Mapping):
         return _tally_python(source, spec)
     module = type(source).__module__.split(".")[0]
@@ -568,7 +575,9 @@ def _expand(paths: Sequence[str]) -> list[str]:
     return files
 
 
-def _tally_files(source, spec: _Spec, *, sep: str | None, progress: bool) -> _Tally:
+def _tally_files(
+    source, spec: _Spec, *, sep: str | None, progress: bool, memory_limit: str | None = None
+) -> _Tally:
     raw = [source] if isinstance(source, str | os.PathLike) else list(source)
     paths = [os.fspath(p) for p in raw]
     where = paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more)"
@@ -583,7 +592,13 @@ def _tally_files(source, spec: _Spec, *, sep: str | None, progress: bool) -> _Ta
         raise BaccError(f"{where}: files of different formats ({', '.join(sorted(formats))}); count them apart")
     fmt = formats.pop()
     duckdb = _require("duckdb", "counting files", "duckdb")
-    con = duckdb.connect()
+    if memory_limit is None:
+        con = duckdb.connect()
+    else:
+        try:
+            con = duckdb.connect(config={"memory_limit": str(memory_limit)})
+        except duckdb.Error as exc:
+            raise BaccError(f"memory_limit={memory_limit!r}: {_first_line(exc)}") from None
     try:
         params: list = [files]
         if fmt == "parquet":
@@ -660,6 +675,9 @@ def _run_with_progress(con, sql: str, params: list, progress: bool, label: str) 
 
     bar = Progress(100.0, label, enabled=progress)
     if not bar.on:
+        # DuckDB would otherwise print its own bar on standard output for long queries,
+        # into whatever the caller writes there (JSON, CSV)
+        con.execute("SET enable_progress_bar = false")
         return con.execute(sql, params).fetchall()
     con.execute("SET enable_progress_bar = true")
     con.execute("SET enable_progress_bar_print = false")

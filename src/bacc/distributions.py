@@ -54,6 +54,7 @@ _MAX_POINTS = 2**20
 
 
 def _beta_moments(a, b):
+    """Variance, third central moment and fourth cumulant of Beta(a, b) (with the mean)."""
     s = a + b
     mean = a / s
     var = a * b / (s * s * (s + 1.0))
@@ -62,29 +63,45 @@ def _beta_moments(a, b):
     return mean, var, m3
 
 
-def _tails(combine, x, upper):
-    """``(tail, pdf)`` where tail is the cdf, or the sf where ``upper`` (one evaluation)."""
+def _beta_k4(a, b):
+    """Fourth cumulant of Beta(a, b): excess kurtosis times the squared variance."""
+    s = a + b
+    var = a * b / (s * s * (s + 1.0))
+    excess = 6.0 * ((a - b) ** 2 * (s + 1.0) - a * b * (s + 2.0)) / (a * b * (s + 2.0) * (s + 3.0))
+    return excess * var * var
+
+
+def _tails(combine, x, upper, slope=False):
+    """``(tail, pdf)`` where tail is the cdf, or the sf where ``upper`` (one evaluation).
+
+    With ``slope=True`` also the derivative of the density (kind ``"dpdf"``).
+    """
     if upper.all():
-        kinds = ("sf", "pdf")
+        kinds = ["sf"]
     elif not upper.any():
-        kinds = ("cdf", "pdf")
+        kinds = ["cdf"]
     else:
-        kinds = ("cdf", "sf", "pdf")
-    v = combine(x, kinds)
-    if len(kinds) == 3:
-        t = np.where(upper, v["sf"], v["cdf"])
-    else:
-        t = v[kinds[0]]
-    return np.clip(t, 0.0, 1.0), np.maximum(v["pdf"], 0.0)
+        kinds = ["cdf", "sf"]
+    kinds.append("pdf")
+    if slope:
+        kinds.append("dpdf")
+    v = combine(x, tuple(kinds))
+    t = np.where(upper, v["sf"], v["cdf"]) if len(kinds) - slope == 3 else v[kinds[0]]
+    out = (_unit(t), np.maximum(v["pdf"], 0.0))
+    return out + (v["dpdf"],) if slope else out
 
 
-def cornish_fisher_start(q, upper, mean, sd, m3, lo, hi):
-    """Cornish-Fisher guess of the quantile from the exact mean, sd and third moment."""
+def cornish_fisher_start(q, upper, mean, sd, m3, lo, hi, k4=0.0):
+    """Cornish-Fisher guess of the quantile from the exact mean, sd, third moment and fourth
+    cumulant (second-order expansion)."""
     z = sc.ndtri(q)
     z = np.where(upper, -z, z)
     with np.errstate(divide="ignore", invalid="ignore"):
-        g = np.where(sd > 0, m3 / np.asarray(sd, float) ** 3, 0.0)
-    zc = z + (z * z - 1.0) * g / 6.0
+        sd_ = np.asarray(sd, float)
+        g1 = np.where(sd_ > 0, m3 / sd_**3, 0.0)
+        g2 = np.where(sd_ > 0, k4 / sd_**4, 0.0)
+    z2 = z * z
+    zc = z + (z2 - 1.0) * g1 / 6.0 + z * (z2 - 3.0) * g2 / 24.0 - z * (2.0 * z2 - 5.0) * g1**2 / 36.0
     return np.clip(mean + sd * zc, lo, hi)
 
 
@@ -93,34 +110,76 @@ def newton_quantile(tail_and_pdf, target, upper, x, lo, hi, tol_x):
 
     Safeguarded Newton: each step uses the density and falls back to bisection of the bracket
     ``[lo, hi]`` kept from the signs of the residuals. All arguments are 1-D arrays of one
-    length; ``tail_and_pdf(x_rows, upper_rows, rows)`` evaluates the rows still iterating.
+    length; ``tail_and_pdf(x_rows, upper_rows, rows)`` evaluates the rows still iterating and
+    returns ``(tail, pdf)`` or ``(tail, pdf, slope of the pdf)``; with the slope, the steps are
+    Halley's (cubic convergence) where its correction of the Newton step is moderate.
+    """
+    rounds = newton_rounds(target, upper, x, lo, hi, tol_x)
+    return drive(rounds, lambda req: tail_and_pdf(req[1], req[2], req[0]))
+
+
+def drive(rounds, evaluate):
+    """Run a generator of evaluation rounds (see :func:`newton_rounds`) to its result."""
+    try:
+        request = next(rounds)
+        while True:
+            request = rounds.send(evaluate(request))
+    except StopIteration as stop:
+        return stop.value
+
+
+def newton_rounds(target, upper, x, lo, hi, tol_x):
+    """The iterations of :func:`newton_quantile` as a generator.
+
+    Each round yields ``(rows, x_rows, upper_rows)`` for the rows still iterating and receives
+    ``(tail, pdf)`` or ``(tail, pdf, slope)`` there; returns the solutions. Several such
+    generators (and :meth:`SumDistribution._mode_rounds`) can share one evaluation per round.
     """
     x = np.array(x, dtype=float)
-    lo = np.array(lo, dtype=float)
-    hi = np.array(hi, dtype=float)
-    done = np.zeros(x.shape, dtype=bool)
+    # working copies of the rows still iterating (compacted as rows finish)
+    act = np.arange(x.size)
+    xa, lo, hi = x.copy(), np.array(lo, dtype=float), np.array(hi, dtype=float)
+    ta, up, tol = np.asarray(target, float), np.asarray(upper, bool), np.asarray(tol_x, float)
+    sign = np.where(up, -1.0, 1.0)  # residual of the tail, turned into one of the cdf
+    prev = np.full(x.size, np.inf)  # last Newton step per row (inf: none yet, or bisection)
     for _ in range(100):
-        idx = np.flatnonzero(~done)
-        if idx.size == 0:
-            break
-        xi = x[idx]
-        up = upper[idx]
-        t, f = tail_and_pdf(xi, up, idx)
-        r = t - target[idx]
-        right = np.where(up, r < 0, r > 0)  # x is right of the root
-        hi[idx] = np.where(right, np.minimum(hi[idx], xi), hi[idx])
-        lo[idx] = np.where(~right, np.maximum(lo[idx], xi), lo[idx])
-        # 1e-12 relative in the tail: the quantile is then within ~1e-12 sd (far below the bar)
-        conv = np.abs(r) <= 1e-12 * target[idx]
+        t, f, *slope = yield act, xa, up
+        r = t - ta
+        rc = sign * r  # > 0: x is right of the root
+        right = rc > 0
+        hi = np.where(right, np.minimum(hi, xa), hi)
+        lo = np.where(right, lo, np.maximum(lo, xa))
         with np.errstate(all="ignore"):
-            xn = xi - np.where(up, -r, r) / f
-        bad = ~np.isfinite(xn) | (xn < lo[idx]) | (xn > hi[idx]) | ~(f > 0) | ~np.isfinite(f)
-        xn = np.where(bad, 0.5 * (lo[idx] + hi[idx]), xn)
-        small = (~bad & (np.abs(xn - xi) <= tol_x[idx]) & (np.abs(r) < 1e-9)) | (
-            hi[idx] - lo[idx] <= tol_x[idx]
-        )
-        x[idx] = np.where(conv, xi, xn)
-        done[idx] = conv | small
+            dx = rc / f  # Newton step
+            if slope:
+                corr = 1.0 - 0.5 * dx * slope[0] / f
+                dx = np.where((corr >= 0.5) & (corr <= 2.0), dx / corr, dx)
+            xn = xa - dx
+            # outside the bracket, not finite, or no density: bisect
+            bad = ~((xn >= lo) & (xn <= hi) & (f > 0) & (f < np.inf))
+        xn = np.where(bad, 0.5 * (lo + hi), xn)
+        step = np.abs(xn - xa)
+        # 1e-12 relative in the tail: the quantile is then within ~1e-12 sd (far below the bar)
+        conv = np.abs(r) <= 1e-12 * ta
+        small = (~bad & (step <= tol) & (np.abs(r) < 1e-9)) | (hi - lo <= tol)
+        # A step of at most 1e-4 sd that is at most 1 % of the previous one: the iteration
+        # contracts here by rho <= step / prev, so the error left after this step is at most
+        # about step * rho = step^2 / prev, required below 1e-8 sd (quadratic or cubic
+        # convergence makes it far smaller still).
+        fast = ~bad & (step <= 1e6 * tol) & (step <= 0.01 * prev) & (step * step <= 1e2 * tol * prev)
+        prev = np.where(bad, np.inf, step)
+        xa = np.where(conv, xa, xn)
+        fin = conv | small | fast
+        if fin.any():
+            x[act[fin]] = xa[fin]
+            keep = ~fin
+            if not keep.any():
+                break
+            act, xa, lo, hi, ta, up, tol, sign, prev = (
+                v[keep] for v in (act, xa, lo, hi, ta, up, tol, sign, prev)
+            )
+    else:
+        x[act] = xa
     return x
 
 
@@ -146,13 +205,28 @@ class ContinuousDistribution:
 
     def p_above(self, threshold: float) -> float:
         """Probability that the variable exceeds ``threshold`` (e.g. chance level)."""
+        return float(self.sf(self._check_threshold(threshold)))
+
+    @staticmethod
+    def _check_threshold(threshold) -> float:
         try:
             t = float(threshold)
         except (TypeError, ValueError):
             raise BaccError(f"threshold must be a number, got {threshold!r}") from None
         if np.isnan(t):
             raise BaccError("threshold must be a number, got NaN")
-        return float(self.sf(t))
+        return t
+
+    def summary(self, confidence: float = 0.95, threshold: float | None = None) -> dict:
+        """Mean, median, mode, central ``confidence`` interval and, given a ``threshold``
+        (e.g. chance), ``P(X > threshold)`` as ``p_above``: a dict of floats."""
+        c = check_confidence(confidence)
+        lo, med, hi = (float(v) for v in self.ppf([(1.0 - c) / 2.0, 0.5, (1.0 + c) / 2.0]))
+        out = {"mean": float(self.mean()), "median": med, "mode": float(self.mode()),
+               "lower": lo, "upper": hi}  # fmt: skip
+        if threshold is not None:
+            out["p_above"] = self.p_above(threshold)
+        return out
 
     def interval(self, confidence: float = 0.95, kind: str = "central") -> tuple[float, float]:
         """Credible interval holding ``confidence`` of the probability.
@@ -189,7 +263,8 @@ class ContinuousDistribution:
 class SumDistribution(ContinuousDistribution):
     """Shared machinery of distributions computed by bacc's engines (sums of components).
 
-    Subclasses set ``_support``, ``_mean``, ``_var`` and ``_m3`` (third central moment) and
+    Subclasses set ``_support``, ``_mean``, ``_var``, ``_m3`` (third central moment) and
+    optionally ``_k4`` (fourth cumulant), and
     provide ``_prepare()`` and ``_combine(x, kinds)`` returning cdf / sf / pdf values; this class
     derives the scipy-like surface (cdf, sf, pdf, ppf, isf, mode) from them.
     """
@@ -255,29 +330,33 @@ class SumDistribution(ContinuousDistribution):
         """Probability density."""
         return self._eval(x, "pdf")
 
+    _has_slope = False  # True where _combine also gives the slope of the density ("dpdf")
+    _k4 = 0.0  # fourth cumulant, where known (improves the Cornish-Fisher start)
+
     def _tail_and_pdf(self, x, upper, rows=None):
-        """Tail probability (cdf, or sf where ``upper``) and density at x, in one pass."""
+        """Tail probability (cdf, or sf where ``upper``), density (and its slope) at x."""
         lo_s, hi_s = self._support
         self._prepare()
-        return _tails(lambda xx, kinds: self._combine(xx, kinds), np.clip(x, lo_s, hi_s), upper)
+        return _tails(self._combine, np.clip(x, lo_s, hi_s), upper, self._has_slope)
 
-    def _quantile(self, target, upper):
-        """Solve tail(x) = target (tail = cdf, or sf where upper); target in (0, 0.5]."""
+    def _quantile_rounds(self, target, upper):
+        """Rounds (see :func:`newton_rounds`) solving tail(x) = target; target in (0, 0.5]."""
         lo_s, hi_s = self._support
         n = target.size
-        start = cornish_fisher_start(target, upper, self._mean, self.std(), self._m3, lo_s, hi_s)
+        start = cornish_fisher_start(
+            target, upper, self._mean, self.std(), self._m3, lo_s, hi_s, self._k4
+        )
         self._prepare()
         table_start = self._table_start(target, upper)
         if table_start is not None:
             start = np.clip(table_start, lo_s, hi_s)
-        return newton_quantile(
-            self._tail_and_pdf,
-            target,
-            upper,
-            start,
-            np.full(n, lo_s),
-            np.full(n, hi_s),
-            np.full(n, max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * self.std())),
+        tol = max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * self.std())
+        return newton_rounds(target, upper, start, np.full(n, lo_s), np.full(n, hi_s), np.full(n, tol))
+
+    def _quantile(self, target, upper):
+        """Solve tail(x) = target (tail = cdf, or sf where upper); target in (0, 0.5]."""
+        return drive(
+            self._quantile_rounds(target, upper), lambda req: self._tail_and_pdf(req[1], req[2])
         )
 
     def ppf(self, q):
@@ -318,10 +397,18 @@ class SumDistribution(ContinuousDistribution):
                 out[mid] = self._quantile(np.where(upper, qq, 1.0 - qq), upper)
         return out.reshape(q.shape) if q.shape else float(out[0])
 
+    _unimodal = False  # True where the density is known to be log-concave
+
     def mode(self) -> float:
         """Location of the maximum of the density (the true argmax, not a mean of class modes).
 
-        The density is scanned in standardised coordinates, the bracket around the best point
+        A log-concave density (every component has a log-concave density, e.g. Beta variables
+        with both parameters >= 1, as under a flat prior: convolution keeps log-concavity) has
+        one maximum within ``sqrt(3)`` standard deviations of the mean (any unimodal law; Johnson
+        and Rogers 1951). It is found by safeguarded Newton steps on the slope, the slope and
+        curvature taken from three density values ``1e-4`` sd apart, inside a bracket that the
+        slope's sign narrows at every step; once the middle value is the largest, the peak is
+        within ``1e-4`` sd and the parabola's vertex within about ``1e-8`` sd of it. Otherwise the density is scanned in standardised coordinates, the bracket around the best point
         is zoomed into (each zoom one vectorised evaluation of 33 points), and a parabola
         through the last three points gives the maximum to far below ``1e-6`` standard
         deviations. The support boundaries are candidates too (a perfect classifier under a
@@ -330,6 +417,8 @@ class SumDistribution(ContinuousDistribution):
         lo_s, hi_s = self._support
         sd = self.std()
         self._prepare()
+        if self._unimodal:
+            return self._log_concave_mode(lo_s, hi_s, sd)
         z = np.linspace(-6.0, 6.0, 25)
         xs = np.unique(np.concatenate([np.clip(self._mean + sd * z, lo_s, hi_s), [lo_s, hi_s]]))
         for _ in range(2):
@@ -354,6 +443,101 @@ class SumDistribution(ContinuousDistribution):
                     best = float(cand)
         return best
 
+    def _log_concave_mode(self, lo_s: float, hi_s: float, sd: float) -> float:
+        """Maximum of a log-concave density (see :meth:`mode`)."""
+        return drive(
+            self._mode_rounds(lo_s, hi_s, sd), lambda x: self._combine(x, ("pdf",))["pdf"]
+        )
+
+    def _mode_rounds(self, lo_s: float, hi_s: float, sd: float):
+        """Rounds of :meth:`_log_concave_mode`: yields three points, receives their densities."""
+        root3 = 1.7320508075688772
+        lo = max(lo_s, self._mean - root3 * sd)
+        hi = min(hi_s, self._mean + root3 * sd)
+        # Pearson's rule (mode ~ mean - skewness * sd / 2) as the start
+        x = float(np.clip(self._mean - 0.5 * self._m3 / sd**2, lo, hi))
+        h = 1e-4 * sd
+        for _ in range(60):
+            fm, f0, fp = yield np.array([x - h, x, x + h])
+            curv = fp - 2.0 * f0 + fm
+            # vertex of the parabola through the three values: a Newton step on the slope
+            xn = x - 0.5 * h * (fp - fm) / curv if curv < 0 else np.nan
+            if f0 >= fm and f0 >= fp:
+                # a unimodal density peaks within h of x: the vertex is within ~h^2 of the peak
+                return float(np.clip(xn, x - h, x + h)) if np.isfinite(xn) else float(x)
+            # a unimodal density rises up to its mode and falls after it
+            if fp > f0:
+                lo = max(lo, x)
+            if fm > f0:
+                hi = min(hi, x)
+            if hi - lo <= 2e-6 * sd:
+                return 0.5 * (lo + hi)
+            x = float(xn) if lo < xn < hi else 0.5 * (lo + hi)
+        return 0.5 * (lo + hi)
+
+    def summary(self, confidence: float = 0.95, threshold: float | None = None) -> dict:
+        """Mean, median, mode, central interval and ``P(S > threshold)``, computed together.
+
+        The same numbers as :meth:`ppf`, :meth:`mode` and :meth:`p_above` give one by one
+        (the same iterations, row by row), with their evaluations shared: each round of the
+        quantile and mode iterations is one evaluation of the engine.
+        """
+        c = check_confidence(confidence)
+        qq = np.array([(1.0 - c) / 2.0, 0.5, (1.0 + c) / 2.0])
+        lo_s, hi_s = self._support
+        if self._direct_quantile(qq, False) is not None or not self._unimodal:
+            return super().summary(c, threshold)
+        t = None if threshold is None else self._check_threshold(threshold)
+        upper = qq > 0.5
+        self._prepare()
+        rounds = {
+            "q": self._quantile_rounds(np.where(upper, 1.0 - qq, qq), upper),
+            "m": self._mode_rounds(lo_s, hi_s, self.std()),
+        }
+        requests = {name: next(gen) for name, gen in rounds.items()}
+        results: dict = {}
+        p_above = None if t is None else (1.0 if t < lo_s else 0.0 if t >= hi_s else None)
+        slope = self._has_slope
+        while requests:
+            parts = []
+            q_req = requests.get("q")
+            if q_req is not None:
+                parts.append(np.clip(q_req[1], lo_s, hi_s))
+            if "m" in requests:
+                parts.append(requests["m"])
+            ask_p = t is not None and p_above is None
+            if ask_p:
+                parts.append(np.array([t]))
+            if q_req is not None or ask_p:
+                kinds = ("cdf", "sf", "pdf", "dpdf") if slope else ("cdf", "sf", "pdf")
+            else:
+                kinds = ("pdf",)
+            v = self._combine(np.concatenate(parts), kinds)
+            i = 0
+            replies = {}
+            if q_req is not None:
+                n, up = q_req[1].size, q_req[2]
+                tail = _unit(np.where(up, v["sf"][:n], v["cdf"][:n]))
+                reply = (tail, np.maximum(v["pdf"][:n], 0.0))
+                replies["q"] = reply + (v["dpdf"][:n],) if slope else reply
+                i = n
+            if "m" in requests:
+                replies["m"] = v["pdf"][i : i + 3]
+                i += 3
+            if ask_p:
+                p_above = float(_unit(v["sf"][i]))
+            for name, reply in replies.items():
+                try:
+                    requests[name] = rounds[name].send(reply)
+                except StopIteration as stop:
+                    results[name] = stop.value
+                    del requests[name]
+        lo, med, hi = (float(v) for v in results["q"])
+        out = {"mean": self.mean(), "median": med, "mode": float(results["m"]), "lower": lo,
+               "upper": hi}  # fmt: skip
+        if t is not None:
+            out["p_above"] = p_above
+        return out
 
 
 class BetaSum(SumDistribution):
@@ -384,11 +568,12 @@ class BetaSum(SumDistribution):
         w = np.atleast_1d(np.asarray(w, dtype=float))
         if not (a.shape == b.shape == w.shape) or a.ndim != 1 or a.size == 0:
             raise BaccError("a, b and w must be 1-D arrays of the same, non-zero length")
-        if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b)) and np.all(np.isfinite(w))):
+        ab = np.concatenate([a, b])
+        if not (np.isfinite(ab).all() and np.isfinite(w).all()):
             raise BaccError("Beta parameters and weights must be finite")
-        if np.any(a <= 0) or np.any(b <= 0):
+        if not (ab > 0).all():
             raise BaccError("Beta parameters must be > 0")
-        if np.any(w == 0):
+        if not w.all():
             raise BaccError("weights must be non-zero (leave such components out)")
         if not (resolution >= 1):
             raise BaccError("resolution must be >= 1")
@@ -405,7 +590,10 @@ class BetaSum(SumDistribution):
         self._mean = float(np.sum(w * (a / (a + b))))
         self._var = float(np.sum(self._cvar))
         self._m3 = float(np.sum(np.where(neg, -1.0, 1.0) * self._w**3 * m3))
+        self._k4 = float(np.sum(self._w**4 * _beta_k4(self._a, self._b)))
         self._resolution = float(resolution)
+        # Beta densities with both parameters >= 1 are log-concave, and so is their sum
+        self._unimodal = bool(np.all(self._a >= 1.0) and np.all(self._b >= 1.0))
         self._support = (float(np.sum(np.minimum(w, 0.0))), float(np.sum(np.maximum(w, 0.0))))
         self._prepared = False
 
@@ -440,7 +628,11 @@ class BetaSum(SumDistribution):
         self._grid = None
         if len(lattice_ids) == 1:
             # two components: exact one-dimensional quadrature
-            self._pair = _PairQuadrature(self, ib, lattice_ids[0])
+            ir = lattice_ids[0]
+            self._pair = PairSums(
+                self._a[ib], self._b[ib], self._w[ib], self._a[ir], self._b[ir], self._w[ir]
+            )
+            self._has_slope = True
         elif lattice_ids:
             from ._grid import GridTable
 
@@ -476,6 +668,13 @@ class BetaSum(SumDistribution):
             return None
         return self._grid.table_quantile(target, upper) + self._offset
 
+    def mode(self) -> float:
+        if self._a.size == 1:
+            return self._shift + self._w[0] * beta_mode(self._a[0], self._b[0])
+        return super().mode()
+
+    mode.__doc__ = SumDistribution.mode.__doc__
+
     def _direct_quantile(self, q, upper):
         """Quantiles of a single component: the verified Beta quantiles, scaled."""
         if self._a.size != 1:
@@ -495,6 +694,25 @@ class BetaSum(SumDistribution):
         return f"{type(self).__name__}(components={self._a_in.size}, mean={self._mean:.6g}, std={self.std():.3g})"
 
 
+def beta_mode(a: float, b: float) -> float:
+    """Mode of Beta(a, b): ``(a - 1) / (a + b - 2)`` when both exceed 1 (seed 000 eq. 5).
+
+    With ``a <= 1 < b`` the density is largest at 0, with ``b <= 1 < a`` at 1 (a class without
+    errors under a flat prior); for ``a = b = 1`` (uniform) every point is a mode and 0.5 is
+    returned; for ``a, b < 1`` the larger of the two end points.
+    """
+    a, b = float(a), float(b)
+    if a > 1 and b > 1:
+        return (a - 1.0) / (a + b - 2.0)
+    if a <= 1 < b:
+        return 0.0
+    if b <= 1 < a:
+        return 1.0
+    if a == b:
+        return 0.5
+    return 0.0 if a < b else 1.0
+
+
 def _inc_beta(a, b, x):
     """``(I_x(a, b), 1 - I_x(a, b))`` from one incomplete beta, taken in its accurate tail.
 
@@ -502,11 +720,8 @@ def _inc_beta(a, b, x):
     ``I_{1-x}(b, a)``, so one ``betainc`` call per point gives both with full absolute precision.
     """
     x = np.asarray(x, dtype=float)
-    mean = a / (a + b)
-    low = x <= mean
-    v = np.where(
-        low, sc.betainc(a, b, np.where(low, x, 0.0)), sc.betainc(b, a, np.where(low, 0.0, 1.0 - x))
-    )
+    low = x <= a / (a + b)
+    v = sc.betainc(np.where(low, a, b), np.where(low, b, a), np.where(low, x, 1.0 - x))
     return np.where(low, v, 1.0 - v), np.where(low, 1.0 - v, v)
 
 
@@ -528,83 +743,189 @@ def _tanh_sinh_rule(step: float = 1.0 / 16.0, tmax: float = 4.2):
 _TS_LEFT, _TS_RIGHT, _TS_W = _tanh_sinh_rule()
 
 
-class _PairQuadrature:
-    """Exact evaluation for two components: ``S = w_B X_B + w_R X_R``.
+class PairSums:
+    """Exact evaluation of two-component sums ``S = wB Beta(aB, bB) + wR Beta(aR, bR)``.
 
-    ``P(S <= x) = P(X_R <= t2) + int_{t2}^{t1} F_B(s(t)) f_R(t) dt`` with ``t1 = x / w_R``,
-    ``t2 = (x - w_B) / w_R`` and ``s(t) = (x - w_R t) / w_B``: a single tanh-sinh quadrature over
-    the narrower component, whose end points are where ``F_B`` has its kinks, evaluated in
-    distances to those end points so nothing cancels (seed 000 eq. 7).
+    One row of parameters per sum (one for :class:`BetaSum`, one per group in
+    :func:`bacc.evaluate_many`); both use this code, so their numbers agree to rounding.
+
+    ``P(S <= x) = P(X_R <= t2) + int_c^d F_B(s(t)) f_R(t) dt`` with ``t1 = x / wR``,
+    ``t2 = (x - wB) / wR``, ``s(t) = (x - wR t) / wB`` and ``[c, d] = [t2, t1]`` cut to R's span
+    ``[tlo, thi]`` between its 1e-14 quantiles (seed 000 eq. 7): a quadrature over the narrower
+    component R, evaluated in distances to the end points so nothing cancels. ``F_B`` has its
+    kinks at ``t1`` (s = 0) and ``t2`` (s = 1).
+
+    Rules, per x:
+
+    * *full*: both kinks outside R's span and R's density smooth on it (integer parameter at a
+      boundary its mass reaches, as under a flat prior, or the singular point farther from the
+      span than half its length): a 48-point Gauss-Legendre rule over the whole span, whose
+      nodes and weights do not depend on x and are computed once per sum.
+    * *cut*: as *full*, but an end of ``[c, d]`` is a kink where ``F_B`` is analytic anyway
+      (integer Beta parameter of B on that side: ``I_s(a, b)`` is then a polynomial times a
+      power with integer exponent): Gauss-Legendre on ``[c, d]``.
+    * otherwise the tanh-sinh rule on ``[c, d]``, which tolerates end-point singularities.
     """
 
-    def __init__(self, dist: BetaSum, ib: int, ir: int) -> None:
-        self.aB, self.bB, self.wB = dist._a[ib], dist._b[ib], dist._w[ib]
-        self.aR, self.bR, self.wR = dist._a[ir], dist._b[ir], dist._w[ir]
-        lo, hi = _tail_span(np.array([self.aR]), np.array([self.bR]))
-        self.tlo, self.thi = float(lo[0]), float(hi[0])
-        self.lbR = float(sc.betaln(self.aR, self.bR))
-        self.lbB = float(sc.betaln(self.aB, self.bB))
+    def __init__(self, aB, bB, wB, aR, bR, wR) -> None:
+        aB, bB, wB, aR, bR, wR = (
+            np.atleast_1d(np.asarray(v, dtype=float)) for v in (aB, bB, wB, aR, bR, wR)
+        )
+        tlo, thi = _tail_span(aR, bR)
+        self.P = {
+            "aB": aB, "bB": bB, "wB": wB, "aR": aR, "bR": bR, "wR": wR,
+            "tlo": tlo, "thi": thi, "lbB": sc.betaln(aB, bB), "mR": aR / (aR + bR),
+        }  # fmt: skip
+        # R's density t^(a-1) (1-t)^(b-1) is smooth on its span when the exponent is an
+        # integer, or when the singular point lies far outside the span (relative to its length)
+        span = thi - tlo
+        self._smooth = (_is_integer(aR) | (tlo > 0.5 * span)) & (
+            _is_integer(bR) | (1.0 - thi > 0.5 * span)
+        )
+        self._int_aB = _is_integer(aB)
+        self._int_bB = _is_integer(bB)
+        # the slope of the density is the quadrature of f_B' when f_B vanishes at both ends of
+        # its support (no boundary terms from the x-dependent limits t1, t2)
+        self.slope_ok = (aB > 1.0) & (bB > 1.0)
+        self._many = aB.size > 1
+        self._full = None
 
-    def _params(self, n):
-        return {k: np.full(n, v) for k, v in self.__dict__.items() if k in _PAIR_KEYS}
+    def _full_nodes(self):
+        """Gauss-Legendre nodes over R's whole span, per sum: (left, right distances, weights)."""
+        if self._full is None:
+            P = self.P
+            _, fw, dl, dr, _ = _pair_nodes(P["tlo"], P["thi"], P, _GL_RULE)
+            self._full = (dl, dr, fw)
+        return self._full
 
-    def values(self, x, kinds):
-        x = np.asarray(x, dtype=float)
-        return pair_values(x, self._params(x.size), kinds)
+    def values(self, x, kinds, which=None):
+        """cdf / sf / pdf at ``x``; ``which[i]`` is the sum that ``x[i]`` belongs to.
 
+        ``which=None`` means every x belongs to the first (or only) sum. The slope of the
+        density (``"dpdf"``) is NaN for sums where it would need boundary terms (a parameter
+        of B <= 1).
+        """
+        out = self._values(np.asarray(x, dtype=float), kinds, which)
+        if "dpdf" in kinds and not self.slope_ok.all():
+            ok = self.slope_ok if which is None else self.slope_ok[which]
+            out["dpdf"] = np.where(ok, out["dpdf"], np.nan)
+        return out
 
-_PAIR_KEYS = ("aB", "bB", "wB", "aR", "bR", "wR", "tlo", "thi", "lbB")
+    def _values(self, x, kinds, which):
+        P = self.P
+        keys = ("wB", "wR", "tlo", "thi")
+        if which is None:
+            wB, wR, tlo, thi = (P[k] for k in keys)
+            smooth, int_a, int_b = self._smooth, self._int_aB, self._int_bB
+            sums = np.zeros(x.size, dtype=np.intp)
+        else:
+            wB, wR, tlo, thi = (P[k][which] for k in keys)
+            smooth, int_a, int_b = self._smooth[which], self._int_aB[which], self._int_bB[which]
+            sums = which
+        t1 = x / wR
+        t2 = (x - wB) / wR
+        lo_out = t2 <= tlo
+        hi_out = t1 >= thi
+        full = lo_out & hi_out & smooth
+        if full.all():  # the common case: cached nodes only
+            return self._full_sum(x, t1, t2, sums, kinds, slice(None))
+        cut = smooth & (lo_out | int_b) & (hi_out | int_a) & ~full
+        n = x.size
+        out = {k: np.empty(n) for k in kinds}
+        rows_f, rows_c = np.flatnonzero(full), np.flatnonzero(cut)
+        rows_t = np.flatnonzero(~(full | cut))
+        if rows_c.size:
+            # Gauss-Legendre rows: cut ones with their own nodes, full ones with the cached
+            # nodes, summed in one pass
+            sB, one_sB, fw, Pr, base = self._nodes_on_cut(x, t1, t2, sums, rows_c, _GL_RULE)
+            if rows_f.size:
+                sBf, one_sBf, fwf, Pf = self._full_nodes_at(t1, t2, sums, rows_f)
+                zero = np.zeros(rows_f.size)
+                sB, one_sB, fw, b0, b1 = (
+                    np.concatenate(v)
+                    for v in ((sB, sBf), (one_sB, one_sBf), (fw, fwf), (base[0], zero), (base[1], zero))
+                )
+                base = (b0, b1)
+                if self._many:
+                    Pr = {key: np.concatenate([Pr[key], Pf[key]]) for key in Pr}
+                rows_c = np.concatenate([rows_c, rows_f])
+            vals = _pair_sum(x[rows_c], sB, one_sB, fw, Pr, kinds, base)
+            for k in kinds:
+                out[k][rows_c] = vals[k]
+        elif rows_f.size:
+            vals = self._full_sum(x, t1, t2, sums, kinds, rows_f)
+            for k in kinds:
+                out[k][rows_f] = vals[k]
+        if rows_t.size:
+            sB, one_sB, fw, Pr, base = self._nodes_on_cut(x, t1, t2, sums, rows_t, None)
+            vals = _pair_sum(x[rows_t], sB, one_sB, fw, Pr, kinds, base)
+            for k in kinds:
+                out[k][rows_t] = vals[k]
+        return out
 
+    def _nodes_on_cut(self, x, t1, t2, sums, rows, rule):
+        """Nodes of ``rule`` (tanh-sinh if None) on ``[c, d]`` for the x of ``rows``."""
+        Pr = self._params(sums, rows)
+        t1r, t2r = t1[rows], t2[rows]
+        c = np.maximum(t2r, Pr["tlo"])
+        d = np.minimum(t1r, Pr["thi"])
+        _, fw, dl, dr, base = _pair_nodes(c, d, Pr, rule)
+        ratio = (Pr["wR"] / Pr["wB"])[:, None]
+        with np.errstate(invalid="ignore"):
+            sB = ratio * ((t1r - d)[:, None] + dr)  # s(t), from the right end point
+            one_sB = ratio * ((c - t2r)[:, None] + dl)  # 1 - s(t), from the left end point
+        return sB, one_sB, fw, Pr, base
 
-def pair_parameters(aB, bB, wB, aR, bR, wR):
-    """Row-wise parameters of two-component sums ``wB * Beta(aB, bB) + wR * Beta(aR, bR)``."""
-    aB, bB, wB, aR, bR, wR = (np.asarray(v, dtype=float) for v in (aB, bB, wB, aR, bR, wR))
-    tlo, thi = _tail_span(aR, bR)
-    return {
-        "aB": aB,
-        "bB": bB,
-        "wB": wB,
-        "aR": aR,
-        "bR": bR,
-        "wR": wR,
-        "tlo": tlo,
-        "thi": thi,
-        "lbB": sc.betaln(aB, bB),
-    }
+    def _full_nodes_at(self, t1, t2, sums, rows):
+        """The cached whole-span nodes, placed for the x of ``rows``."""
+        dl, dr, fw = self._full_nodes()
+        w = sums[rows] if self._many else 0
+        Pr = self._params(sums, rows)
+        ratio = (Pr["wR"] / Pr["wB"])[:, None]
+        sB = ratio * ((t1[rows] - Pr["thi"])[:, None] + dr[w])  # s(t), from the right end point
+        one_sB = ratio * ((Pr["tlo"] - t2[rows])[:, None] + dl[w])  # 1 - s(t), from the left
+        return sB, one_sB, np.broadcast_to(fw[w], sB.shape), Pr
+
+    def _params(self, sums, rows):
+        """Parameters of the sums of the x of ``rows`` (one sum: its own, broadcasting)."""
+        if not self._many:
+            return self.P
+        w = sums[rows]
+        return {key: val[w] for key, val in self.P.items()}
+
+    def _full_sum(self, x, t1, t2, sums, kinds, rows):
+        sB, one_sB, fw, Pr = self._full_nodes_at(t1, t2, sums, rows)
+        return _pair_sum(x[rows], sB, one_sB, fw, Pr, kinds)
 
 
 def _pair_nodes(c, d, P, rule=None):
-    """Tanh-sinh nodes on [c_r, d_r] per row: t, f_R(t) * weight, and end-point distances.
+    """Nodes of ``rule`` (tanh-sinh if None) on [c_r, d_r] per row: t, f_R(t) * weight, the
+    distances of the nodes to both end points, and R's mass outside: ``(P(R <= c), P(R > d))``.
 
     The density is evaluated relative to its mean (no large cancelling terms) and the weights
-    are normalised so that the rule integrates it to the exact mass of [c, d].
+    are normalised so that the rule integrates it to the exact mass of [c, d] (so the length
+    of the interval and the density's normalising constant cancel).
     """
-    aR, bR = P["aR"][:, None], P["bR"][:, None]
     left, right, wts = (_TS_LEFT, _TS_RIGHT, _TS_W) if rule is None else rule
-    width = np.maximum(d - c, 0.0)
-    dl = width[:, None] * left[None, :]
-    dr = width[:, None] * right[None, :]
-    wt = width[:, None] * wts[None, :]
+    width = np.maximum(d - c, 0.0)[:, None]
+    dl = width * left
+    dr = width * right
     t = c[:, None] + dl
     one_t = (1.0 - d)[:, None] + dr
+    m, m1 = P["mR"][:, None], 1.0 - P["mR"][:, None]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        m = aR / (aR + bR)
         lt = np.where(t < 0.5 * m, np.log(t / m), np.log1p((t - m) / m))
-        lu = np.where(
-            one_t < 0.5 * (1 - m), np.log(one_t / (1 - m)), np.log1p((one_t - (1 - m)) / (1 - m))
-        )
-        logg = (aR - 1.0) * lt + (bR - 1.0) * lu
-        top = np.max(np.where(wt > 0, logg, -np.inf), axis=1, keepdims=True)
-        g = np.where(wt > 0, np.exp(logg - top), 0.0)
-        g = np.nan_to_num(g, nan=0.0, posinf=0.0)
-        Fd = _inc_beta(P["aR"], P["bR"], np.clip(d, 0.0, 1.0))
-        Fc = _inc_beta(P["aR"], P["bR"], np.clip(c, 0.0, 1.0))
-        mean = P["aR"] / (P["aR"] + P["bR"])
-        mass = np.where(d <= mean, Fd[0] - Fc[0], Fc[1] - Fd[1])
-        mass = np.where(width > 0, np.maximum(mass, 0.0), 0.0)
-        norm = np.sum(g * wt, axis=1)
-        scale = np.where(norm > 0, mass / np.where(norm > 0, norm, 1.0), 0.0)
-    return t, g * wt * scale[:, None], dl, dr
+        lu = np.where(one_t < 0.5 * m1, np.log(one_t / m1), np.log1p((one_t - m1) / m1))
+        logg = (P["aR"][:, None] - 1.0) * lt + (P["bR"][:, None] - 1.0) * lu
+        g = np.exp(logg - np.max(logg, axis=1, keepdims=True)) * wts
+        g = np.where(np.isfinite(g), g, 0.0)
+        # R's exact mass on [c, d]: both end points in one incomplete-beta evaluation
+        F, S = _inc_beta(P["aR"], P["bR"], _unit(np.stack([d, c])))
+        mass = np.where(d <= P["mR"], F[0] - F[1], S[1] - S[0])
+        mass = np.where(width[:, 0] > 0, np.maximum(mass, 0.0), 0.0)
+        norm = np.sum(g, axis=1)
+        scale = np.where(norm > 0, mass / norm, 0.0)
+    return t, g * scale[:, None], dl, dr, (F[1], S[0])
 
 
 def _gauss_legendre_rule(n: int = 48):
@@ -619,71 +940,50 @@ def _is_integer(v):
     return np.abs(v - np.round(v)) < 1e-12
 
 
-def pair_values(x, P, kinds):
-    """cdf / sf / pdf of two-component sums, one row of parameters per x (vectorised).
+def _pair_sum(x, sB, one_sB, fw, P, kinds, base=None):
+    """Sum of the quadrature: ``F_B(s(t))`` (or its complement, or ``f_B``) times R's weights.
 
-    Rows whose x puts both kinks of ``F_B`` outside the mass of R, and where R's density is a
-    polynomial at any support boundary its mass reaches (integer Beta parameters, as under a
-    flat prior), integrate a smooth function: a 48-point Gauss-Legendre rule. The other rows
-    use the tanh-sinh rule, which tolerates end-point singularities.
+    ``sB`` and ``one_sB`` are ``s(t)`` and ``1 - s(t)``, each computed from its own end point;
+    the smaller of the two is the accurate one. ``base = (P(R <= c), P(R > d))``, R's mass
+    below and above the integration range, is added to the cdf and the sf: below ``c = t2``
+    the function ``F_B(s(t))`` is 1, above ``d = t1`` it is 0; where the range is R's span
+    instead, that mass is below 1e-14 (and it is left out for the whole-span rule).
     """
-    x = np.asarray(x, dtype=float)
-    t1 = x / P["wR"]
-    t2 = (x - P["wB"]) / P["wR"]
-    c = np.maximum(t2, P["tlo"])
-    d = np.minimum(t1, P["thi"])
-    # R's density t^(a-1) (1-t)^(b-1) is smooth on its span when the exponent is an integer,
-    # or when the singular point lies far outside the span (relative to its length)
-    span = P["thi"] - P["tlo"]
-    smooth_ends = (_is_integer(P["aR"]) | (P["tlo"] > 0.5 * span)) & (
-        _is_integer(P["bR"]) | (1.0 - P["thi"] > 0.5 * span)
-    )
-    gl = (c == P["tlo"]) & (d == P["thi"]) & smooth_ends
-    n, out = x.size, {}
-    for rows, rule in ((np.flatnonzero(gl), _GL_RULE), (np.flatnonzero(~gl), None)):
-        if rows.size == 0:
-            continue
-        Pr = {key: val[rows] for key, val in P.items()}
-        cr, dr_, t1r, t2r = c[rows], d[rows], t1[rows], t2[rows]
-        _, fw, dl, dr = _pair_nodes(cr, dr_, Pr, rule)
-        ratio = (Pr["wR"] / Pr["wB"])[:, None]
-        with np.errstate(invalid="ignore"):
-            sB = ratio * ((t1r - dr_)[:, None] + dr)  # s(t), from the right end point
-            one_sB = ratio * ((cr - t2r)[:, None] + dl)  # 1 - s(t), from the left end point
-        s_acc = np.clip(np.where(sB <= 0.5, sB, 1.0 - one_sB), 0.0, 1.0)
-        one_s = np.clip(np.where(sB <= 0.5, 1.0 - sB, one_sB), 0.0, 1.0)
-        vals = _pair_sum(x[rows], s_acc, one_s, fw, Pr, kinds)
-        for k in kinds:
-            out.setdefault(k, np.empty(n))[rows] = vals[k]
-    return out
-
-
-def _pair_sum(x, s_acc, one_s, fw, P, kinds):
+    small = sB <= 0.5
+    s_acc = _unit(np.where(small, sB, 1.0 - one_sB))
+    one_s = _unit(np.where(small, 1.0 - sB, one_sB))
     aB, bB = P["aB"][:, None], P["bB"][:, None]
     out = {}
     if "cdf" in kinds or "sf" in kinds:
-        # one incomplete beta per node, in the tail where it is accurate
-        low = s_acc <= 0.5
-        v = np.where(
-            low,
-            sc.betainc(aB, bB, np.where(low, s_acc, 0.0)),
-            sc.betainc(bB, aB, np.where(low, 0.0, one_s)),
-        )
+        # one incomplete beta per node, in the tail where it is accurate:
+        # v = F_B(s) where s <= 1/2, else 1 - F_B(s) = I_{1-s}(b, a)
+        v = sc.betainc(np.where(small, aB, bB), np.where(small, bB, aB), np.where(small, s_acc, one_s))
         if "cdf" in kinds:
-            t2 = (x - P["wB"]) / P["wR"]
-            base = _inc_beta(P["aR"], P["bR"], np.clip(t2, 0.0, 1.0))[0]
-            out["cdf"] = base + np.sum(np.where(low, v, 1.0 - v) * fw, axis=1)
+            out["cdf"] = np.sum(np.where(small, v, 1.0 - v) * fw, axis=1)
         if "sf" in kinds:
-            t1 = x / P["wR"]
-            base = _inc_beta(P["aR"], P["bR"], np.clip(t1, 0.0, 1.0))[1]
-            out["sf"] = base + np.sum(np.where(low, 1.0 - v, v) * fw, axis=1)
-    if "pdf" in kinds:
+            out["sf"] = np.sum(np.where(small, 1.0 - v, v) * fw, axis=1)
+        if base is not None:
+            if "cdf" in kinds:
+                out["cdf"] += base[0]
+            if "sf" in kinds:
+                out["sf"] += base[1]
+    if "pdf" in kinds or "dpdf" in kinds:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
             logfB = sc.xlogy(aB - 1.0, s_acc) + sc.xlogy(bB - 1.0, one_s) - P["lbB"][:, None]
-            fB = np.exp(logfB) / P["wB"][:, None]
-        with np.errstate(invalid="ignore"):
-            out["pdf"] = np.sum(np.nan_to_num(fB * fw, nan=0.0, posinf=0.0), axis=1)
+            terms = np.exp(logfB) * fw
+            if "dpdf" in kinds:
+                # d/ds of B's density: f_B(s) ((a - 1) / s - (b - 1) / (1 - s))
+                dterms = terms * ((aB - 1.0) / s_acc - (bB - 1.0) / one_s)
+        out["pdf"] = np.sum(np.where(np.isfinite(terms), terms, 0.0), axis=1) / P["wB"]
+        if "dpdf" in kinds:
+            wB2 = P["wB"] * P["wB"]
+            out["dpdf"] = np.sum(np.where(np.isfinite(dterms), dterms, 0.0), axis=1) / wB2
     return out
+
+
+def _unit(v):
+    """Clip to [0, 1] (a ufunc pair: cheaper than ``np.clip`` on small arrays)."""
+    return np.minimum(np.maximum(v, 0.0), 1.0)
 
 
 def _tail_span(a, b):

@@ -45,16 +45,22 @@ class PosteriorSummary:
 
 def summarize(dist, confidence: float = 0.95) -> PosteriorSummary:
     """Mean, median, mode and central ``confidence`` interval of a distribution object."""
-    c = check_confidence(confidence)
-    lo, med, hi = (float(v) for v in dist.ppf([(1 - c) / 2, 0.5, (1 + c) / 2]))
-    return PosteriorSummary(
-        mean=float(dist.mean()),
-        median=med,
-        mode=float(dist.mode()),
-        lower=lo,
-        upper=hi,
+    return _summary(dist, check_confidence(confidence))[0]
+
+
+def _summary(dist, c: float, threshold: float | None = None) -> tuple[PosteriorSummary, float | None]:
+    """The summary of ``dist`` and ``P(X > threshold)``, from one call of ``dist.summary``
+    (which shares the engine's evaluations between the quantiles, the mode and the tail)."""
+    s = dist.summary(c, threshold)
+    summary = PosteriorSummary(
+        mean=float(s["mean"]),
+        median=float(s["median"]),
+        mode=float(s["mode"]),
+        lower=float(s["lower"]),
+        upper=float(s["upper"]),
         confidence=c,
     )
+    return summary, s.get("p_above")
 
 
 @dataclass(frozen=True)
@@ -224,6 +230,7 @@ def evaluate(
             )
         )
     chance = bal.chance
+    bal_summary, p_above = _summary(bal, c, chance)
     return Evaluation(
         confusion=cm,
         confidence=c,
@@ -235,8 +242,8 @@ def evaluate(
         accuracy=acc,
         balanced_accuracy=bal,
         accuracy_summary=summarize(acc, c),
-        balanced_accuracy_summary=summarize(bal, c),
+        balanced_accuracy_summary=bal_summary,
         classes=tuple(classes),
         chance=chance,
-        p_above_chance=bal.p_above(chance),
+        p_above_chance=p_above,
     )

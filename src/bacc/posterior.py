@@ -17,7 +17,7 @@ from scipy import special as sc
 from . import _beta
 from ._validate import check_prior, check_probabilities, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix
-from .distributions import BetaSum, ContinuousDistribution
+from .distributions import BetaSum, ContinuousDistribution, beta_mode
 from .errors import BaccError, BaccWarning
 
 __all__ = [
@@ -122,16 +122,7 @@ class BetaPosterior(ContinuousDistribution):
         without errors under a flat prior); for ``a = b = 1`` (uniform) every point is a mode and
         0.5 is returned; for ``a, b < 1`` the larger of the two end points.
         """
-        a, b = self.a, self.b
-        if a > 1 and b > 1:
-            return (a - 1.0) / (a + b - 2.0)
-        if a <= 1 < b:
-            return 0.0
-        if b <= 1 < a:
-            return 1.0
-        if a == b:
-            return 0.5
-        return 0.0 if a < b else 1.0
+        return beta_mode(self.a, self.b)
 
     def rvs(self, size=None, random_state=None):
         """Random draws."""
