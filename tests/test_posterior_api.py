@@ -85,6 +85,26 @@ def test_empty_class_is_dropped_with_warning_or_kept_with_prior():
     assert kept.class_posteriors[2].args == (1.0, 1.0)  # the prior
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda cm: bacc.posterior_balanced_accuracy(cm),
+        lambda cm: bacc.evaluate(cm),
+        lambda cm: bacc.compare(cm, cm),
+        lambda cm: bacc.rank([cm, cm], n_draws=100),
+    ],
+    ids=["posterior", "evaluate", "compare", "rank"],
+)
+def test_empty_class_warning_points_at_the_callers_line(call):
+    cm = [[5, 1, 0], [2, 3, 0], [0, 0, 0]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call(cm)
+    ours = [w for w in caught if issubclass(w.category, BaccWarning)]
+    assert ours, "no warning for the class without examples"
+    assert {w.filename for w in ours} == {__file__}
+
+
 def test_hdi_is_shortest_and_holds_the_mass():
     d = bacc.posterior_balanced_accuracy([[42, 3], [6, 4]])
     lo, hi = d.interval(0.9, kind="hdi")

@@ -12,8 +12,8 @@ from .confusion import ConfusionMatrix, as_confusion_matrix
 from .posterior import (
     BalancedAccuracyPosterior,
     BetaPosterior,
+    balanced_components,
     posterior_accuracy,
-    posterior_balanced_accuracy,
     posterior_class_accuracies,
 )
 
@@ -210,7 +210,10 @@ def evaluate(
     cm = as_confusion_matrix(matrix_or_cm, rows=rows, labels=labels)
     pa, pb = check_prior(prior, cm.n_classes)
     w = check_weights(weights, cm.n_classes)
-    bal = posterior_balanced_accuracy(cm, prior=np.column_stack([pa, pb]), weights=w, empty=empty)
+    a, b, w_bal, bal_labels = balanced_components(
+        cm, np.column_stack([pa, pb]), w, empty, stacklevel=3
+    )
+    bal = BalancedAccuracyPosterior(a, b, w_bal, list(bal_labels))
     acc = posterior_accuracy(cm, prior=(pa[0], pb[0]))
     class_posts = posterior_class_accuracies(cm, prior=np.column_stack([pa, pb]))
     included = set(bal.labels)

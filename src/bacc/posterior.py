@@ -224,7 +224,7 @@ def posterior_class_accuracies(cm, prior=(1.0, 1.0), *, rows: str = "true") -> l
     return [BetaPosterior(k[i] + a[i], n[i] - k[i] + b[i]) for i in range(cm.n_classes)]
 
 
-def _included_classes(cm: ConfusionMatrix, empty: str) -> np.ndarray:
+def _included_classes(cm: ConfusionMatrix, empty: str, stacklevel: int = 3) -> np.ndarray:
     if empty not in ("drop", "keep"):
         raise BaccError(f"empty must be 'drop' or 'keep', got {empty!r}")
     has = cm.support > 0
@@ -235,9 +235,34 @@ def _included_classes(cm: ConfusionMatrix, empty: str) -> np.ndarray:
         f"class(es) {missing!r} have no true examples and are left out of the balanced "
         "accuracy (pass empty='keep' to keep them with their prior as posterior)",
         BaccWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     return has
+
+
+def balanced_components(
+    cm: ConfusionMatrix, prior, weights, empty: str = "drop", *, stacklevel: int = 3
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+    """``(a, b, w, labels)``: the Beta components of the balanced accuracy of ``cm``.
+
+    Classes without examples are dropped with a warning (or kept, ``empty="keep"``), the
+    remaining weights renormalised to sum to 1 and zero weights left out (seed 001 eq. 13).
+    Shared by :func:`posterior_balanced_accuracy` and the comparisons, which need the
+    components but not the distribution object. ``stacklevel`` is that of :func:`warnings.warn`
+    seen from this function: a warning points at the user's line.
+    """
+    a0, b0 = check_prior(prior, cm.n_classes)
+    w = check_weights(weights, cm.n_classes)
+    keep = _included_classes(cm, empty, stacklevel=stacklevel + 1)
+    w_kept = w[keep]
+    if w_kept.sum() <= 0:
+        raise BaccError("the classes that have examples all have weight 0")
+    w_kept = w_kept / w_kept.sum()
+    nz = w_kept > 0
+    idx = np.flatnonzero(keep)[nz]
+    k, n = cm.correct, cm.support
+    labels = tuple(cm.labels[i] for i in idx)
+    return (k + a0)[idx].astype(float), (n - k + b0)[idx].astype(float), w_kept[nz], labels
 
 
 def posterior_balanced_accuracy(
@@ -278,17 +303,5 @@ def posterior_balanced_accuracy(
     (0.534, 0.808)
     """
     cm = as_confusion_matrix(cm, rows=rows)
-    a, b = check_prior(prior, cm.n_classes)
-    w = check_weights(weights, cm.n_classes)
-    keep = _included_classes(cm, empty)
-    k, n = cm.correct, cm.support
-    w_kept = w[keep]
-    if w_kept.sum() <= 0:
-        raise BaccError("the classes that have examples all have weight 0")
-    w_kept = w_kept / w_kept.sum()
-    nz = w_kept > 0
-    idx = np.flatnonzero(keep)[nz]
-    post_a = (k + a)[idx].astype(float)
-    post_b = (n - k + b)[idx].astype(float)
-    labels = [cm.labels[i] for i in idx]
-    return BalancedAccuracyPosterior(post_a, post_b, w_kept[nz], labels)
+    a, b, w, labels = balanced_components(cm, prior, weights, empty)
+    return BalancedAccuracyPosterior(a, b, w, list(labels))
