@@ -61,12 +61,19 @@ def reference_two(a, b, w):
 
 
 def timed(fn, repeat):
+    """Median time of one call and its result: ``repeat`` blocks of calls (as many as last
+    about 20 ms), the median over blocks of the mean time per call. Blocks rather than single
+    calls, so that a pause of the shared machine spoils one block, not the figure."""
+    out = fn()  # warm-up
+    t = time.perf_counter()
+    fn()
+    number = max(1, min(100, int(0.02 / max(time.perf_counter() - t, 1e-6))))
     times = []
-    out = None
     for _ in range(repeat):
         t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
+        for _ in range(number):
+            out = fn()
+        times.append((time.perf_counter() - t) / number)
     return statistics.median(times), out
 
 

@@ -255,8 +255,12 @@ def main(argv=None) -> int:
     ap.add_argument("--methods", default="bacc,pandas", help="comma-separated: bacc,pandas")
     ap.add_argument("--results", type=Path, default=None, help="write a Markdown report here")
     ap.add_argument("--child", choices=["bacc", "pandas"], help=argparse.SUPPRESS)
+    ap.add_argument("--generate", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
+    if args.generate:
+        generate(args.data_dir, args.rows, args.detectors, args.seed, args.chunk)
+        return 0
     if args.child:
         fn = child_bacc if args.child == "bacc" else child_pandas
         print(json.dumps(fn(str(args.data_dir))))
@@ -267,7 +271,14 @@ def main(argv=None) -> int:
     if path.resolve().is_relative_to(data_root.resolve()):
         data_root.mkdir(exist_ok=True)
         (data_root / ".gitignore").write_text("*\n")  # never commit generated data
-    generate(path, args.rows, args.detectors, args.seed, args.chunk)
+    # generated in a child process: Linux carries a process's peak RSS across fork + exec
+    # into ru_maxrss, so a parent grown by generating would inflate the children's figures
+    subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--generate", "--rows", str(args.rows),
+         "--detectors", str(args.detectors), "--seed", str(args.seed), "--chunk", str(args.chunk),
+         "--data-dir", str(path)],
+        check=True,
+    )
 
     args.load = os.getloadavg()[0]
     results = {}

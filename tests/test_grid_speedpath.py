@@ -15,7 +15,7 @@ from scipy import special as sc
 
 import bacc
 from bacc import BetaSum, _beta, _grid
-from bacc.compare import _balanced_components, compare
+from bacc.compare import compare
 
 
 def _params(correct, support, prior=(1.0, 1.0)):
@@ -229,14 +229,27 @@ def test_many_small_classes_with_perfect_ones_agree_with_a_finer_lattice():
     ],
 )
 def test_comparison_components_are_those_of_the_posterior(cm, prior, weights):
+    """The difference's components are A's posterior components and B's with weights negated,
+    and both equal a construction by hand (classes without examples and zero weights left out,
+    weights renormalised)."""
     cm = bacc.ConfusionMatrix(np.array(cm))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         post = bacc.posterior_balanced_accuracy(cm, prior=prior, weights=weights)
-        a, b, w, labels = _balanced_components(cm, prior, weights)
+        diff = compare(cm, cm, prior=prior, weights=weights).difference
+    l = cm.n_classes
+    pri = np.broadcast_to(np.asarray(prior, float), (l, 2))
+    w = np.full(l, 1.0 / l) if weights is None else np.asarray(weights, float)
+    keep = (cm.support > 0) & (w > 0)
+    k, n = cm.correct[keep].astype(float), cm.support[keep].astype(float)
+    wk = w[keep] / w[keep].sum()
     pa, pb, pw = post.components
-    assert np.array_equal(a, pa) and np.array_equal(b, pb) and np.array_equal(w, pw)
-    assert labels == tuple(post.labels)
+    assert np.array_equal(pa, k + pri[keep, 0]) and np.array_equal(pb, n - k + pri[keep, 1])
+    assert np.allclose(pw, wk, rtol=0, atol=1e-15)
+    assert list(post.labels) == [cm.labels[i] for i in np.flatnonzero(keep)]
+    da, db, dw = diff.components
+    assert np.array_equal(da, np.r_[pa, pa]) and np.array_equal(db, np.r_[pb, pb])
+    assert np.array_equal(dw, np.r_[pw, -pw])
 
 
 def test_comparison_tails_sum_to_one_and_the_small_one_is_looked_up():
