@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import special as sc
 
-from bacc import BetaPosterior
+from bacc import BetaPosterior, _beta
 from bacc._beta import beta_isf, beta_ppf
 
 
@@ -110,3 +110,20 @@ def test_posterior_accuracy_mode_is_sample_accuracy_under_flat_prior():
     post = BetaPosterior(46 + 1, 9 + 1)
     assert post.mode() == pytest.approx(46 / 55, abs=1e-15)
     assert post.mean() == pytest.approx(47 / 57, abs=1e-15)  # eq. 3
+
+
+def test_beta_tails_equal_scipy_in_both_tails():
+    a, b = np.array([3.0, 0.5, 250.0, 1e6]), np.array([7.0, 0.5, 40.0, 2e6])
+    x = np.linspace(0.0, 1.0, 2001)[:, None]
+    F, S = _beta.beta_tails(a, b, x)
+    assert np.allclose(F, sc.betainc(a, b, x), rtol=1e-12, atol=1e-15)
+    # the upper tail keeps its relative precision where 1 - F would round to 0
+    assert np.allclose(S, sc.betaincc(a, b, x), rtol=1e-10, atol=1e-300)
+
+
+def test_beta_tail_span_holds_the_tail_mass_even_where_scipy_inverse_fails():
+    a = np.array([5.0, 999999001.0, 0.5])
+    b = np.array([7.0, 1000.0, 0.5])
+    lo, hi = _beta.beta_tail_span(a, b, 1e-14)
+    assert np.allclose(sc.betainc(a, b, lo), 1e-14, rtol=1e-6)
+    assert np.allclose(sc.betaincc(a, b, hi), 1e-14, rtol=1e-6)

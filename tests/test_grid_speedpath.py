@@ -77,7 +77,7 @@ def test_fourth_order_masses_keep_total_mean_and_variance(per_sd):
     a, b, w = np.array([12.0]), np.array([19.0]), np.array([0.01])
     mean = float(w[0] * a[0] / (a[0] + b[0]))
     var = float(w[0] ** 2 * a[0] * b[0] / ((a[0] + b[0]) ** 2 * (a[0] + b[0] + 1)))
-    lo, hi = _grid._span(a, b)
+    lo, hi = _beta.beta_tail_span(a, b, _grid._TAIL)
     h = np.sqrt(var) / per_sd
     for level, blocks in enumerate(_grid._lattice_masses(a, b, w, lo * w, hi * w, h, 2)):
         ((start, m),) = blocks
@@ -92,7 +92,7 @@ def test_fourth_order_masses_keep_total_mean_and_variance(per_sd):
 def test_masses_of_a_perfect_class_stop_at_the_support_boundary():
     # Beta(21, 1): density jumps at 1; on a lattice holding w, the filter spills one point
     a, b, w = np.array([21.0]), np.array([1.0]), np.array([0.25])
-    lo, hi = _grid._span(a, b)
+    lo, hi = _beta.beta_tail_span(a, b, _grid._TAIL)
     h = 0.25 / 400
     ((start, m),) = _grid._lattice_masses(a, b, w, lo * w, hi * w, h, 1)[0]
     x = (start[0] + np.arange(m.shape[1])) * h

@@ -43,7 +43,6 @@ import itertools
 
 import numpy as np
 from scipy import fft as sfft
-from scipy import special as sc
 
 from . import _beta
 
@@ -62,30 +61,6 @@ _BASIS = np.hstack([_LAGRANGE, np.vstack([_POWERS[1:, None] * _LAGRANGE[1:], np.
 _DIRECT = 8  # up to this many lattice components are convolved by a single FFT
 _MANY = 14  # from this many lattice components on, the sum is smooth at the lattice scale
 _H4_TERM = 1e-10  # below this the h^4 term is left out of the extrapolation
-
-
-def _inc_beta(a: float, b: float, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(I_x(a, b), 1 - I_x(a, b))`` from one incomplete beta per point, in its accurate tail."""
-    x = np.asarray(x, dtype=float)
-    low = x <= a / (a + b)
-    v = np.where(
-        low, sc.betainc(a, b, np.where(low, x, 0.0)), sc.betainc(b, a, np.where(low, 0.0, 1.0 - x))
-    )
-    return np.where(low, v, 1.0 - v), np.where(low, 1.0 - v, v)
-
-
-def _span(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Quantiles ``_TAIL`` and ``1 - _TAIL`` of each Beta(a, b) (scipy's, verified)."""
-    with np.errstate(all="ignore"):
-        lo = sc.betaincinv(a, b, _TAIL)
-        hi = sc.betainccinv(a, b, _TAIL)
-        ok_lo = np.isfinite(lo) & (sc.betainc(a, b, lo) <= 2 * _TAIL)
-        ok_hi = np.isfinite(hi) & (sc.betainc(b, a, 1.0 - hi) <= 2 * _TAIL)
-    if not np.all(ok_lo):
-        lo = np.where(ok_lo, lo, _beta.beta_ppf(_TAIL, a, b))
-    if not np.all(ok_hi):
-        hi = np.where(ok_hi, hi, _beta.beta_isf(_TAIL, a, b))
-    return np.atleast_1d(lo).astype(float), np.atleast_1d(hi).astype(float)
 
 
 def _lattice_masses(
@@ -302,7 +277,7 @@ def _scaled_beta_cdfs(
     m_lo = (int(np.floor(lo / h)) - 1) * top
     m_hi = (int(np.ceil(hi / h)) + 1) * top
     t = np.arange(m_lo, m_hi + 1) * (h / top) / w
-    F, S = _inc_beta(a, b, np.clip(t, 0.0, 1.0))
+    F, S = _beta.beta_tails(a, b, np.clip(t, 0.0, 1.0))
     below = t <= a / (a + b)
     return [
         (m_lo // (top >> L), F[:: top >> L], S[:: top >> L], below[:: top >> L])
@@ -381,7 +356,7 @@ class GridTable:
         used = [ib, *ids]
         wu = w[used]
         self.aligned = bool(np.all(np.abs(wu - wu[0]) <= 1e-12 * wu[0]))
-        lo, hi = _span(a[used], b[used])
+        lo, hi = _beta.beta_tail_span(a[used], b[used], _TAIL)
         lo, hi = lo * wu, hi * wu
         # support boundaries that carry mass (singular densities have their 1e-15 quantile at
         # 1e-30, not at 0), and their exponents p (densities ~ r^(p - 1)): a below, b above

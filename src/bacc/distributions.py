@@ -658,7 +658,7 @@ class BetaSum(SumDistribution):
         t = np.clip(z / w, 0.0, 1.0)
         out = {}
         if "cdf" in kinds or "sf" in kinds:
-            out["cdf"], out["sf"] = _inc_beta(a, b, t)
+            out["cdf"], out["sf"] = _beta.beta_tails(a, b, t)
         if "pdf" in kinds:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 logf = sc.xlogy(a - 1.0, t) + sc.xlog1py(b - 1.0, -t) - self._b_logbeta
@@ -725,18 +725,6 @@ def beta_mode(a: float, b: float) -> float:
     return 0.0 if a < b else 1.0
 
 
-def _inc_beta(a, b, x):
-    """``(I_x(a, b), 1 - I_x(a, b))`` from one incomplete beta, taken in its accurate tail.
-
-    ``scipy.special.betaincc`` is about ten times slower than ``betainc``; the complement is
-    ``I_{1-x}(b, a)``, so one ``betainc`` call per point gives both with full absolute precision.
-    """
-    x = np.asarray(x, dtype=float)
-    low = x <= a / (a + b)
-    v = sc.betainc(np.where(low, a, b), np.where(low, b, a), np.where(low, x, 1.0 - x))
-    return np.where(low, v, 1.0 - v), np.where(low, 1.0 - v, v)
-
-
 def _tanh_sinh_rule(step: float = 1.0 / 16.0, tmax: float = 4.2):
     """Tanh-sinh (double exponential) rule on [0, 1]: left distances, right distances, weights.
 
@@ -783,7 +771,7 @@ class PairSums:
         aB, bB, wB, aR, bR, wR = (
             np.atleast_1d(np.asarray(v, dtype=float)) for v in (aB, bB, wB, aR, bR, wR)
         )
-        tlo, thi = _tail_span(aR, bR)
+        tlo, thi = _beta.beta_tail_span(aR, bR, _TAIL)
         self.P = {
             "aB": aB, "bB": bB, "wB": wB, "aR": aR, "bR": bR, "wR": wR,
             "tlo": tlo, "thi": thi, "lbB": sc.betaln(aB, bB), "mR": aR / (aR + bR),
@@ -932,7 +920,7 @@ def _pair_nodes(c, d, P, rule=None):
         g = np.exp(logg - np.max(logg, axis=1, keepdims=True)) * wts
         g = np.where(np.isfinite(g), g, 0.0)
         # R's exact mass on [c, d]: both end points in one incomplete-beta evaluation
-        F, S = _inc_beta(P["aR"], P["bR"], _unit(np.stack([d, c])))
+        F, S = _beta.beta_tails(P["aR"], P["bR"], _unit(np.stack([d, c])))
         mass = np.where(d <= P["mR"], F[0] - F[1], S[1] - S[0])
         mass = np.where(width[:, 0] > 0, np.maximum(mass, 0.0), 0.0)
         norm = np.sum(g, axis=1)
@@ -996,24 +984,6 @@ def _pair_sum(x, sB, one_sB, fw, P, kinds, base=None):
 def _unit(v):
     """Clip to [0, 1] (a ufunc pair: cheaper than ``np.clip`` on small arrays)."""
     return np.minimum(np.maximum(v, 0.0), 1.0)
-
-
-def _tail_span(a, b):
-    """Points below / above which each Beta(a, b) has less than ``_TAIL`` mass (or 0 / 1).
-
-    scipy's inverse is tried first (fast) and checked with ``betainc``; where it is off (large
-    parameters), the verified quantile of :mod:`bacc._beta` is used.
-    """
-    with np.errstate(all="ignore"):
-        lo = sc.betaincinv(a, b, _TAIL)
-        hi = sc.betainccinv(a, b, _TAIL)
-        ok_lo = np.isfinite(lo) & (sc.betainc(a, b, lo) <= 2 * _TAIL)
-        ok_hi = np.isfinite(hi) & (sc.betaincc(a, b, hi) <= 2 * _TAIL)
-    if not ok_lo.all():
-        lo = np.where(ok_lo, lo, _beta.beta_ppf(_TAIL, a, b))
-    if not ok_hi.all():
-        hi = np.where(ok_hi, hi, _beta.beta_isf(_TAIL, a, b))
-    return np.asarray(lo, float), np.asarray(hi, float)
 
 
 def _fft_size(n: int) -> int:
