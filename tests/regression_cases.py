@@ -34,6 +34,8 @@ def _leaves(obj, prefix=""):
     out = {}
     if isinstance(obj, dict):
         for k, v in obj.items():
+            if k == "seconds":  # run time, not a result
+                continue
             out.update(_leaves(v, f"{prefix}/{k}"))
     elif isinstance(obj, np.ndarray):
         out.update(_leaves(obj.tolist(), prefix))
