@@ -1,8 +1,8 @@
 """Benchmark: bacc.compare against the papers' Metropolis-Hastings comparison.
 
-Baseline (seed 001 section 4.5, the MATLAB toolbox's recipe, run in this process): for each
+Baseline (Carrillo et al. (2014), section 4.5, the MATLAB toolbox's recipe, run in this process): for each
 classifier, sample every class's Beta posterior density on a fixed grid of step 0.001 over
-[0, l], multiply the FFTs to get the density of sum_i theta_i (seed 001 eq. 13), rescale to
+[0, l], multiply the FFTs to get the density of sum_i theta_i (Carrillo et al. (2014), eq. 13), rescale to
 lambda = sum_i theta_i / l, then draw 5 000 values of lambda_A and of lambda_B by random-walk
 Metropolis-Hastings on the interpolated density (500 burn-in steps, Gaussian proposal of
 2.4 posterior standard deviations) and report the fraction of draws with lambda_A > lambda_B.
@@ -213,7 +213,7 @@ def main(argv=None):
         "both methods timed in the same process (median of repeated runs; the machine was "
         "shared, so absolute times are noisy, ratios less so).",
         "",
-        "Baseline: the toolbox's recipe (seed 001 section 4.5): Beta densities sampled on a grid "
+        "Baseline: the toolbox's recipe (Carrillo et al. (2014), section 4.5): Beta densities sampled on a grid "
         "of step 0.001 over [0, l], FFT convolution, then 5 000 random-walk Metropolis-Hastings "
         "draws of each lambda (after 500 burn-in). Ours: `compare(a, b)`, the whole result "
         "(P(A > B), 95% interval and median of delta), deterministic.",

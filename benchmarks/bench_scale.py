@@ -1,7 +1,7 @@
 """Scale benchmark: 100 million predictions of 1 000 detectors, counted and evaluated.
 
 Generates (seeded, in chunks, never all in memory) a Parquet data set of binary predictions of
-many detectors (seed 004's monitoring service), then times two ways of getting every
+many detectors (the monitoring service of Sandler & Dirac 2024), then times two ways of getting every
 detector's balanced accuracy with its posterior and exact bounds, each in a fresh Python
 process whose peak resident memory is read from the kernel (``os.wait4``, the number
 ``/usr/bin/time -v`` prints as "Maximum resident set size"):

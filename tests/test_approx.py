@@ -48,7 +48,7 @@ def test_wald_wilson_jeffreys_equal_statsmodels(n, confidence):
 
 
 # ----------------------------------------------------------------------------------------------
-# seed 004: the normal approximation collapses when there are no errors
+# Sandler & Dirac (2024): the normal approximation collapses when there are no errors
 def test_seed004_wald_with_zero_errors_is_a_point_at_one():
     iv = approx_interval([[20, 0], [0, 30]], method="wald", metric="accuracy")
     assert (iv.lower, iv.upper) == (1.0, 1.0)
@@ -103,7 +103,7 @@ def test_per_class_wald_intervals_are_unclipped():
 
 
 # ----------------------------------------------------------------------------------------------
-# seed 000: mean +- 2 SEM of fold accuracies can exceed 100 %
+# Brodersen et al. (2010): mean +- 2 SEM of fold accuracies can exceed 100 %
 FOLDS = [[[9, 0], [0, 10]], [[10, 0], [0, 10]], [[8, 1], [1, 9]]]
 
 

@@ -106,7 +106,7 @@ def test_edge_probabilities():
 
 
 def test_posterior_accuracy_mode_is_sample_accuracy_under_flat_prior():
-    # seed 000 eq. 5: mode = C / (C + I)
+    # Brodersen et al. (2010) eq. 5: mode = C / (C + I)
     post = BetaPosterior(46 + 1, 9 + 1)
     assert post.mode() == pytest.approx(46 / 55, abs=1e-15)
     assert post.mean() == pytest.approx(47 / 57, abs=1e-15)  # eq. 3

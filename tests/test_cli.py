@@ -401,7 +401,7 @@ def test_demo_prints_tables_and_writes_the_report_within_a_minute(tmp_path):
     out = proc.stdout
     assert "Brodersen et al. 2010, Fig. 1, C2" in out
     assert "Hand-written digits" in out and "Wine" in out
-    assert "leaves [0, 1]" in out  # seed 000's first flaw, shown not clipped
+    assert "leaves [0, 1]" in out  # the first flaw named by Brodersen et al. (2010), shown not clipped
     page = (tmp_path / "bacc-demo.html").read_text()
     assert "<svg" in page and "logistic_regression" in page
     ev = bacc.evaluate(C2)

@@ -1,4 +1,4 @@
-"""Claims of ``bacc.compare`` (two classifiers, independent test sets; seed 001 section 4.5).
+"""Claims of ``bacc.compare`` (two classifiers, independent test sets; Carrillo et al. (2014) section 4.5).
 
 References used here are independent of bacc's engine:
 

@@ -16,7 +16,7 @@ def test_rows_are_true_classes_by_default():
 
 
 def test_papers_orientation_predictions_in_rows():
-    # seed 000 prints predicted classes in rows: [[TP, FP], [FN, TN]]
+    # Brodersen et al. (2010) prints predicted classes in rows: [[TP, FP], [FN, TN]]
     papers = [[42, 6], [3, 4]]
     cm = ConfusionMatrix.from_matrix(papers, rows="predicted")
     assert cm.counts.tolist() == [[42, 3], [6, 4]]

@@ -1,5 +1,5 @@
 """Coverage simulator (bacc.coverage): methods sold as exact keep their promise over a grid of
-small class sizes and true accuracies; the Wald interval does not near p = 1 (seed 004)."""
+small class sizes and true accuracies; the Wald interval does not near p = 1 (Sandler & Dirac 2024)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_clopper_pearson_keeps_nominal_coverage_for_the_accuracy():
 
 
 # ----------------------------------------------------------------------------------------------
-# seed 004: the normal approximation fails near p = 1
+# Sandler & Dirac (2024): the normal approximation fails near p = 1
 @pytest.mark.parametrize("sizes", [(20, 20), (50, 50), (5, 200)])
 def test_seed004_wald_falls_short_near_accuracy_one(sizes):
     r = coverage(["union", "wald"], sizes, (0.99, 0.99), n_sim=20_000, random_state=11)

@@ -1,5 +1,5 @@
-"""Exact frequentist bounds (bacc.exact): seed 004's claims, independent implementations,
-huge classes, the union / Šidák / Buehler constructions, the binomial test of seed 000."""
+"""Exact frequentist bounds (bacc.exact): the claims of Sandler & Dirac (2024), independent implementations,
+huge classes, the union / Šidák / Buehler constructions, the binomial test of Brodersen et al. (2010)."""
 
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ from bacc.exact import (
     per_bound_alpha,
 )
 
-# a matrix with 80 correct out of 100 (seed 004's example), two classes
+# a matrix with 80 correct out of 100 (the example of Sandler & Dirac (2024)), two classes
 CM_80_OF_100 = [[50, 10], [10, 30]]
 
 
 # ----------------------------------------------------------------------------------------------
-# seed 004's worked example
+# the worked example of Sandler & Dirac (2024)
 def test_seed004_upper_bound_n100_k80():
     lo, hi = clopper_pearson(80, 100, 0.95, sides="upper")
     assert lo == 0.0
@@ -58,7 +58,7 @@ def test_seed004_binomial_cdf_at_80_is_005_at_the_bound():
 
 
 def test_seed004_bisection_of_the_binomial_cdf_agrees():
-    # seed 004's own search (iterative here), run to 1e-12 instead of 1e-6
+    # the search of Sandler & Dirac (2024) (iterative here), run to 1e-12 instead of 1e-6
     def binomial_upper_bound(n, k, delta):
         low, high = k / n, 1.0
         while high - low > 1e-12:
@@ -121,7 +121,7 @@ def test_class_with_1e9_examples_999999000_correct():
     n, k = 10**9, 999_999_000
     lo, hi = clopper_pearson(k, n, 0.95)
     assert 0.0 < lo < k / n < hi < 1.0
-    # the bounds solve the defining equations (seed 004) to high relative accuracy
+    # the bounds solve the defining equations (Sandler & Dirac 2024) to high relative accuracy
     assert sc.betainc(k, n - k + 1, lo) == pytest.approx(0.025, rel=1e-8)
     assert sc.betaincc(k + 1, n - k, hi) == pytest.approx(0.025, rel=1e-8)
     # about +- 1.96 binomial standard deviations
@@ -145,7 +145,7 @@ def test_balanced_accuracy_with_classes_of_1e9_examples():
 
 
 # ----------------------------------------------------------------------------------------------
-# union bound and Šidák (seed 004, "Constructing the bound for balanced accuracy")
+# union bound and Šidák (Sandler & Dirac (2024), "Constructing the bound for balanced accuracy")
 def test_seed004_union_bound_two_classes_uses_delta_over_4():
     cm = [[42, 3], [6, 4]]
     iv = exact_interval(cm, 0.95)
@@ -315,7 +315,7 @@ def test_buehler_needs_two_classes():
 
 
 # ----------------------------------------------------------------------------------------------
-# binomial test against chance (seed 000, section II)
+# binomial test against chance (Brodersen et al. (2010), section II)
 def test_seed000_threshold_is_binomial_quantile():
     r = binomial_test(CM_80_OF_100, chance=0.5, confidence=0.95)
     assert r.threshold == int(stats.binom.ppf(0.95, 100, 0.5)) == 58
@@ -335,7 +335,7 @@ def test_seed000_above_threshold_iff_p_value_at_most_alpha(n, p0):
 
 
 def test_binomial_test_majority_predictor_beats_chance_but_balanced_bound_does_not():
-    # seed 000's second flaw: always predicting the majority class on an imbalanced set
+    # the second flaw named by Brodersen et al. (2010): always predicting the majority class on an imbalanced set
     r = binomial_test([[90, 0], [10, 0]])
     assert r.above_chance and r.accuracy == 0.9
     assert r.balanced_accuracy == 0.5 and not r.balanced_above_chance

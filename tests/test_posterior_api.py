@@ -1,4 +1,4 @@
-"""Posterior API: seeds' worked statements, invariances, intervals, bad input."""
+"""Posterior API: the papers' worked statements, invariances, intervals, bad input."""
 
 import warnings
 

@@ -1,4 +1,4 @@
-"""Claims of ``bacc.rank`` (seed 001 section 4.5, ranking competing classifiers)."""
+"""Claims of ``bacc.rank`` (Carrillo et al. (2014), section 4.5, ranking competing classifiers)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_seed_scheme_counts_wins_by_the_sign_of_the_posterior_mean_difference():
     # posterior mean of delta = difference of posterior means (linearity)
     assert np.allclose(r.mean_difference, means[:, None] - means[None, :], atol=1e-15)
     assert r.wins.tolist() == [1, 0, 2]
-    assert r.rank.tolist() == [2, 3, 1]  # the seed's example order: C3, C1, C2
+    assert r.rank.tolist() == [2, 3, 1]  # the paper's example order: C3, C1, C2
     assert r.order.tolist() == [2, 0, 1]
 
 

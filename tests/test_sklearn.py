@@ -47,7 +47,7 @@ def test_the_algorithm_is_evaluated_from_the_folds_summed(cancer):
     res = evaluate_cv(_tree(), X, y, cv=5, random_state=0)
     assert isinstance(res, CVEvaluation)
     assert res.n_folds == 5 and len(res.fold_confusions) == 5
-    # seed 000 section V: evaluate(from_folds(...)) is the algorithm's evaluation
+    # Brodersen et al. (2010) section V: evaluate(from_folds(...)) is the algorithm's evaluation
     expected = bacc.evaluate(ConfusionMatrix.from_folds(res.fold_confusions))
     assert res.confusion == expected.confusion
     assert res.evaluation.balanced_accuracy_summary == expected.balanced_accuracy_summary

@@ -6,7 +6,7 @@ wrong (``00``). The cell counts are multinomial; under a Dirichlet prior the cel
 ``p_i = (p11, p10, p01, p00)`` have a Dirichlet posterior with parameters ``alpha_i`` (counts plus
 prior), independently across classes. The class accuracies are ``theta^A_i = p11 + p10`` and
 ``theta^B_i = p11 + p01`` (correlated), so the class difference is ``D_i = p10 - p01`` and the
-difference of balanced accuracies (seed 001 eq. 14) is ``delta = sum_i w_i D_i``.
+difference of balanced accuracies (Carrillo et al. (2014), eq. 14) is ``delta = sum_i w_i D_i``.
 
 By the neutrality of the Dirichlet distribution ``S = p10 + p01 ~ Beta(a10 + a01, a11 + a00)``
 is independent of ``U = p10 / S ~ Beta(a10, a01)``, and ``D = S (2 U - 1)``.
@@ -553,7 +553,7 @@ class PairedDifference(SumDistribution):
     """Posterior of ``delta = sum_i w_i (p10_i - p01_i)`` with independent Dirichlet classes.
 
     ``delta`` is the difference ``lambda_A - lambda_B`` of two classifiers' balanced accuracies
-    when both were tested on the same examples (seed 001 eq. 14, with the correlation the seed's
+    when both were tested on the same examples (Carrillo et al. (2014), eq. 14, with the correlation the paper's
     independent treatment leaves out; see :func:`bacc.compare_paired`).
 
     Parameters

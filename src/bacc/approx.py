@@ -4,18 +4,18 @@ None of these is guaranteed to hold on the stated share of test sets; :func:`bac
 shows how often each one does. They are here so that a reported number can be reproduced and
 put next to an exact one (:mod:`bacc.exact`) or a posterior (:mod:`bacc.posterior`).
 
-* ``"wald"`` — normal approximation ``p_hat +- z sqrt(p_hat (1 - p_hat) / n)`` (seed 004,
+* ``"wald"`` — normal approximation ``p_hat +- z sqrt(p_hat (1 - p_hat) / n)`` (Sandler & Dirac (2024),
   "Comparison with intervals based on the normal approximation"); for the balanced accuracy
   ``sum w_i p_i +- z sqrt(sum w_i^2 p_i (1 - p_i) / n_i)``. It collapses to a point when a class
-  has no errors (seed 004: "clearly unbelievable") and can leave [0, 1]; it is **not clipped**.
+  has no errors (Sandler & Dirac (2024): "clearly unbelievable") and can leave [0, 1]; it is **not clipped**.
 * ``"wilson"`` — Wilson score interval (Wilson 1927).
 * ``"jeffreys"`` — equal-tailed interval of the Beta(k + 1/2, n - k + 1/2) posterior, with the
   lower end 0 when k = 0 and the upper end 1 when k = n (Brown, Cai & DasGupta 2001).
   For the balanced accuracy, ``"wilson"`` and ``"jeffreys"`` average per-class bounds at the
-  union-bound level of seed 004 (``delta / (2 l)`` per bound), i.e. the union bound with the
+  union-bound level of Sandler & Dirac (2024) (``delta / (2 l)`` per bound), i.e. the union bound with the
   exact per-class intervals swapped for these approximate ones.
 * ``"fold-sem"`` — mean of the fold accuracies +- a multiple of their standard error, from a
-  list of fold confusion matrices (seed 000, section II: "may easily lead to error bars
+  list of fold confusion matrices (Brodersen et al. (2010), section II: "may easily lead to error bars
   including values above 100%"). **Not clipped**: ``exceeds_unit_interval`` says when it leaves
   [0, 1].
 
@@ -158,7 +158,7 @@ class ApproxInterval:
         coverage of that multiple).
     sides, method, metric : str
     exceeds_unit_interval : bool
-        True when ``lower < 0`` or ``upper > 1`` (seed 000: "error bars including values above
+        True when ``lower < 0`` or ``upper > 1`` (Brodersen et al. (2010): "error bars including values above
         100%").
     per_class : tuple of ClassInterval
         Per-class intervals that were averaged (``"wilson"``, ``"jeffreys"``) or, for
@@ -309,7 +309,7 @@ def approx_interval(
     sides : {"two", "lower", "upper"}
     method : {"wald", "wilson", "jeffreys", "fold-sem"}
         See the module notes. For the balanced accuracy, ``"wilson"`` and ``"jeffreys"``
-        average per-class bounds at the union-bound level ``delta / (2 l)`` (seed 004).
+        average per-class bounds at the union-bound level ``delta / (2 l)`` (Sandler & Dirac 2024).
     weights : array_like, optional
         Class weights of the balanced accuracy (default equal).
     empty : {"drop", "keep"}
@@ -440,7 +440,7 @@ def fold_sem_interval(
     rows: str = "true",
     labels=None,
 ) -> ApproxInterval:
-    """Mean of the per-fold accuracies +- ``n_sem`` standard errors (seed 000, section II).
+    """Mean of the per-fold accuracies +- ``n_sem`` standard errors (Brodersen et al. (2010), section II).
 
     Parameters
     ----------
@@ -459,7 +459,7 @@ def fold_sem_interval(
     -------
     ApproxInterval
         Not clipped: ``exceeds_unit_interval`` is True when the error bar leaves [0, 1], which
-        seed 000 names as this method's first flaw.
+        Brodersen et al. (2010) name as this method's first flaw.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Evaluate many confusion matrices at once (thousands of detectors; seed 004's dashboard).
+"""Evaluate many confusion matrices at once (thousands of detectors; the detector dashboards of Sandler & Dirac 2024).
 
 Every number equals the one :func:`bacc.evaluate` and :func:`bacc.exact_interval` give for a
 single matrix (to 1e-9), but the work is vectorised across groups: sample statistics, closed-form
@@ -55,7 +55,7 @@ class BatchEvaluation:
     mean, lower, upper : ndarray, shape (G,)
         Posterior mean and central credible interval of the balanced accuracy.
     exact_lower, exact_upper : ndarray, shape (G,)
-        Exact two-sided union-bound interval (Clopper-Pearson per class at δ/(2l); seed 004).
+        Exact two-sided union-bound interval (Clopper-Pearson per class at δ/(2l); Sandler & Dirac (2024)).
     p_above_chance : ndarray, shape (G,)
         Posterior probability that the balanced accuracy exceeds ``1 / l_g``.
     n_classes : ndarray, shape (G,)

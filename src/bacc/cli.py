@@ -627,10 +627,10 @@ def _cmd_demo(args) -> int:
     from .report import Comparison, Section, render_report, write_report
 
     opts = _demo_args(confidence=args.confidence)
-    data = json.loads(Path(_data_path("seed_examples.json")).read_text(encoding="utf-8"))
+    data = json.loads(Path(_data_path("paper_examples.json")).read_text(encoding="utf-8"))
     sections = []
 
-    # 1. the seeds' examples
+    # 1. the papers' examples
     _out("bacc demo: how good are these classifiers, and how sure can we be?")
     _out(f"(posterior under a flat prior; {100 * args.confidence:g}% credible and exact intervals)")
     _out()
@@ -645,7 +645,7 @@ def _cmd_demo(args) -> int:
         folds = None
         if ex.get("folds"):
             folds = tuple(ConfusionMatrix(f, labels=ex["labels"]) for f in ex["folds"])
-        item = bio.Item(ex["name"], cm, "seed_examples.json", folds=folds)
+        item = bio.Item(ex["name"], cm, "paper_examples.json", folds=folds)
         r = _evaluate_item(item, opts)
         seed_results.append(r)
         short[r.name] = ex.get("short", "")
@@ -656,7 +656,7 @@ def _cmd_demo(args) -> int:
         _out(_full_table(r))
     sections.append(Section(
         title="Examples from the papers",
-        description=("Confusion matrices from Brodersen et al. (2010), seed 002 and seed 004. "
+        description=("Confusion matrices from Brodersen et al. (2010), the 2015 blog post on balanced accuracy and Sandler & Dirac (2024). "
                      "C2 is a biased classifier on an imbalanced test set: its accuracy looks "
                      "good, its balanced accuracy is close to chance."),
         entries=_entries(seed_results, notes, short),
@@ -778,7 +778,7 @@ def _add_stats(p: argparse.ArgumentParser) -> None:
                    help="class weights of the balanced accuracy (sum to 1), in class order or by "
                         "label, e.g. --weights 0.7,0.3 or --weights pos=0.7,neg=0.3")
     g.add_argument("--exact-method", choices=["union", "sidak", "buehler"], default="union",
-                   help="exact interval of the balanced accuracy: union (seed 004, default), sidak, "
+                   help="exact interval of the balanced accuracy: union (Sandler & Dirac (2024), default), sidak, "
                         "or buehler (two classes), e.g. --exact-method sidak")
     g.add_argument("--empty", choices=["drop", "keep"], default="drop",
                    help="a class with no true examples is left out of the balanced accuracy (drop, "
@@ -870,7 +870,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "rank", help="rank several classifiers with the probability of each being best",
-        description=_desc("Rank several classifiers by their balanced accuracy (seed 001): pairwise "
+        description=_desc("Rank several classifiers by their balanced accuracy (Carrillo et al. 2014): pairwise "
                     "posterior comparisons, probability of being best, expected rank.", _INPUT_HELP),
         formatter_class=_Formatter,
         epilog=_epilog("""
@@ -958,7 +958,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "demo", help="evaluate the example classifiers that ship with bacc",
-        description=_desc("Evaluate the example classifiers that ship with bacc (the seeds' confusion "
+        description=_desc("Evaluate the example classifiers that ship with bacc (the papers' confusion "
                     "matrices and out-of-fold predictions on two scikit-learn data sets), print "
                     "the tables and write an HTML report."),
         formatter_class=_Formatter,

@@ -13,7 +13,7 @@ same examples. Here:
   only A right, only B right, both wrong) is multinomial, and a Dirichlet posterior over the
   four cells gives the correlated posterior of ``delta`` (:class:`bacc._paired.PairedDifference`,
   also deterministic), with the exact McNemar test as the frequentist counterpart.
-* :func:`rank`: the seed's win-counting scheme, plus the exact matrix of pairwise
+* :func:`rank`: the paper's win-counting scheme, plus the exact matrix of pairwise
   ``P(row > column)`` and, from seeded joint posterior draws, the probability that each
   classifier is the best and its expected rank, with Monte Carlo standard errors.
 """
@@ -115,7 +115,7 @@ class Comparison:
     Attributes
     ----------
     difference : distribution object
-        Posterior of ``delta = lambda_A - lambda_B`` (seed 001 eq. 14) with the scipy-like
+        Posterior of ``delta = lambda_A - lambda_B`` (Carrillo et al. (2014), eq. 14) with the scipy-like
         surface ``pdf, cdf, sf, ppf, isf, mean, var, std, median, mode, interval, rvs``.
     p_better : float
         ``P(lambda_A > lambda_B)`` = ``P(delta > 0)``.
@@ -223,7 +223,7 @@ class Comparison:
         )
         return (
             f"Comparison of balanced accuracies ({kind}; {len(self.labels)} classes, {n}; "
-            f"posterior of the difference, seed 001 eq. 14)"
+            f"posterior of the difference, Carrillo et al. (2014) eq. 14)"
         )
 
     def _mcnemar_line(self) -> str:
@@ -261,7 +261,7 @@ class Ranking:
     names : tuple of str
         Classifiers, in the order given.
     mean_difference : numpy.ndarray, shape (T, T)
-        Posterior mean of ``lambda_row - lambda_column`` (seed 001 eq. 14).
+        Posterior mean of ``lambda_row - lambda_column`` (Carrillo et al. (2014), eq. 14).
     wins, rank : numpy.ndarray of int
         Seed 001 section 4.5: pairwise wins by the sign of the posterior mean of ``delta``, and
         the rank by number of wins (1 = most wins; ties share the better rank).
@@ -346,7 +346,7 @@ class Ranking:
         return (
             f"Ranking of {len(self.names)} classifiers by posterior balanced accuracy "
             f"({len(self.labels)} classes; wins by the sign of the posterior mean difference, "
-            f"seed 001 section 4.5; P(best) and E[rank] from {self.n_draws} posterior draws, "
+            f"Carrillo et al. (2014) section 4.5; P(best) and E[rank] from {self.n_draws} posterior draws, "
             f"seed {self.random_state!r}, ± Monte Carlo standard error)"
         )
 
@@ -519,14 +519,14 @@ def compare(
     test sets ``delta = sum_i w_i theta^A_i - sum_j w_j theta^B_j`` is a weighted sum of
     independent Beta variables with negative weights on B, so its distribution is a
     :class:`bacc.BetaSum`, and ``P(lambda_A > lambda_B) = int f_A(x) F_B(x) dx`` is computed
-    deterministically (not by the seed's Metropolis-Hastings sampling).
+    deterministically (not by the paper's Metropolis-Hastings sampling).
 
     If both classifiers predicted the same examples their posteriors are correlated; use
     :func:`compare_paired`, which accounts for it.
 
     References
     ----------
-    Carrillo, Brodersen & Castellanos (2014), section 4.5 (seed 001).
+    Carrillo, Brodersen & Castellanos (2014), section 4.5 (Carrillo et al. 2014).
 
     Examples
     --------
@@ -697,7 +697,7 @@ def compare_paired(
     In class ``i`` the cells ``(11, 10, 01, 00)`` (both right, only A, only B, both wrong) of
     the ``n_i`` examples are multinomial with probabilities ``p_i ~ Dirichlet(n_i + prior)``
     a posteriori. Then ``theta^A_i = p11 + p10``, ``theta^B_i = p11 + p01`` and
-    ``delta = sum_i w_i (p10_i - p01_i)`` (seed 001 eq. 14, with the correlation of the two
+    ``delta = sum_i w_i (p10_i - p01_i)`` (Carrillo et al. (2014), eq. 14, with the correlation of the two
     posteriors). Writing ``S = p10 + p01 ~ Beta(a10 + a01, a11 + a00)`` and
     ``U = p10 / S ~ Beta(a10, a01)`` (independent), each class contributes
     ``S (2 U - 1)``; the distribution of ``delta`` is computed deterministically (see
@@ -784,7 +784,7 @@ def rank(
     evaluations : sequence or mapping of (ConfusionMatrix, array_like or Evaluation)
         The classifiers' results over the same classes. A mapping gives names.
     names : sequence of str, optional
-        Names (default: the mapping's keys, else ``C1, C2, ...`` as in seed 001).
+        Names (default: the mapping's keys, else ``C1, C2, ...`` as in Carrillo et al. (2014)).
     random_state : int, numpy Generator or None
         Seed of the joint posterior draws behind ``p_best`` and ``expected_rank``. Everything
         else is deterministic.
@@ -797,7 +797,7 @@ def rank(
     Returns
     -------
     Ranking
-        ``wins`` and ``rank`` (seed 001's scheme), ``mean_difference``, the exact
+        ``wins`` and ``rank`` (the scheme of Carrillo et al. (2014)), ``mean_difference``, the exact
         ``p_greater`` matrix, ``p_best`` and ``expected_rank`` with Monte Carlo standard
         errors.
 

@@ -189,7 +189,7 @@ class ConfusionMatrix:
 
     @classmethod
     def from_folds(cls, folds: Iterable, *, rows: str = "true", labels=None) -> ConfusionMatrix:
-        """Sum the confusion matrices of cross-validation folds (seed 000, section V).
+        """Sum the confusion matrices of cross-validation folds (Brodersen et al. (2010), section V).
 
         The sum describes the *algorithm* (the procedure that trains a classifier on each
         training set); a single fold's matrix describes one trained classifier.

@@ -4,7 +4,7 @@ Draw many test sets from a known truth (class sizes ``n_i`` and class accuracies
 ``k_i ~ Binomial(n_i, p_i)``, independent), apply each interval method to every simulated
 confusion matrix and count how often the interval contains the true balanced accuracy
 ``sum_i w_i p_i`` (or accuracy ``sum_i n_i p_i / sum_i n_i``). A method "sold as exact" must
-reach the nominal confidence (seed 004: "the computed upper bounds will in fact be larger than
+reach the nominal confidence (Sandler & Dirac (2024): "the computed upper bounds will in fact be larger than
 the respective classifiers' true accuracies in 95% of these encountered cases").
 
 Everything is vectorised over simulations: all ``k_i`` are drawn at once, and every method is
@@ -190,7 +190,7 @@ def _tabulate(k_col: np.ndarray, n_i: int, fn: Callable) -> tuple[np.ndarray, np
 
 
 def _averaged(k, n, w, alpha, sides, kernel) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted average of per-class bounds (union construction, seed 004)."""
+    """Weighted average of per-class bounds (union construction, Sandler & Dirac (2024))."""
     lower = np.zeros(k.shape[0])
     upper = np.zeros(k.shape[0])
     def per_class(v, ni):
@@ -397,7 +397,7 @@ def coverage(
 
     Notes
     -----
-    ``k_i ~ Binomial(n_i, p_i)`` independently (the sampling model of seeds 000 and 004). Exact
+    ``k_i ~ Binomial(n_i, p_i)`` independently (the sampling model of Brodersen et al. 2010 and Sandler & Dirac 2024). Exact
     and table-based methods cost one evaluation per distinct count per class, so the simulation
     runs at millions of test sets per second; ``"bayes"`` and ``"buehler"`` cost one evaluation
     per distinct outcome.

@@ -1,8 +1,8 @@
 """Distribution of a weighted sum of independent Beta variables.
 
-The posterior balanced accuracy (seed 000 eq. 7; seed 001 eqs. 12-13) is
+The posterior balanced accuracy (Brodersen et al. (2010), eq. 7; Carrillo et al. (2014) eqs. 12-13) is
 ``lambda = sum_i w_i theta_i`` with independent ``theta_i ~ Beta(a_i, b_i)``; the difference of two
-classifiers' balanced accuracies (seed 001 eq. 14) is the same kind of sum with negative weights
+classifiers' balanced accuracies (Carrillo et al. (2014), eq. 14) is the same kind of sum with negative weights
 on the second classifier. :class:`BetaSum` gives this distribution a ``scipy.stats``-like surface.
 
 Method (deterministic; see ``docs`` in the module notes below)
@@ -231,7 +231,7 @@ class ContinuousDistribution:
     def interval(self, confidence: float = 0.95, kind: str = "central") -> tuple[float, float]:
         """Credible interval holding ``confidence`` of the probability.
 
-        ``kind="central"`` leaves equal tails (seed 001 eq. 9); ``kind="hdi"`` is the shortest
+        ``kind="central"`` leaves equal tails (Carrillo et al. (2014), eq. 9); ``kind="hdi"`` is the shortest
         such interval (highest posterior density, for a unimodal density).
         """
         c = check_confidence(confidence)
@@ -570,8 +570,8 @@ class BetaSum(SumDistribution):
     The methods follow ``scipy.stats`` frozen distributions: ``pdf, logpdf, cdf, sf, ppf, isf,
     mean, var, std, median, mode, interval, rvs`` (vectorised in ``x`` and ``q``), plus
     ``p_above(threshold)``. One component: the scaled Beta distribution itself. Two
-    components: exact one-dimensional quadrature (seed 000 eq. 7). Three or more: an aligned
-    lattice with extrapolation (seed 001 eq. 13). See the module notes.
+    components: exact one-dimensional quadrature (Brodersen et al. (2010), eq. 7). Three or more: an aligned
+    lattice with extrapolation (Carrillo et al. (2014), eq. 13). See the module notes.
     """
 
     def __init__(self, a, b, w, *, resolution: float = _RHO) -> None:
@@ -707,7 +707,7 @@ class BetaSum(SumDistribution):
 
 
 def beta_mode(a: float, b: float) -> float:
-    """Mode of Beta(a, b): ``(a - 1) / (a + b - 2)`` when both exceed 1 (seed 000 eq. 5).
+    """Mode of Beta(a, b): ``(a - 1) / (a + b - 2)`` when both exceed 1 (Brodersen et al. (2010), eq. 5).
 
     With ``a <= 1 < b`` the density is largest at 0, with ``b <= 1 < a`` at 1 (a class without
     errors under a flat prior); for ``a = b = 1`` (uniform) every point is a mode and 0.5 is
@@ -751,7 +751,7 @@ class PairSums:
 
     ``P(S <= x) = P(X_R <= t2) + int_c^d F_B(s(t)) f_R(t) dt`` with ``t1 = x / wR``,
     ``t2 = (x - wB) / wR``, ``s(t) = (x - wR t) / wB`` and ``[c, d] = [t2, t1]`` cut to R's span
-    ``[tlo, thi]`` between its 1e-14 quantiles (seed 000 eq. 7): a quadrature over the narrower
+    ``[tlo, thi]`` between its 1e-14 quantiles (Brodersen et al. (2010), eq. 7): a quadrature over the narrower
     component R, evaluated in distances to the end points so nothing cancels. ``F_B`` has its
     kinks at ``t1`` (s = 0) and ``t2`` (s = 1).
 

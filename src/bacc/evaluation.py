@@ -192,7 +192,7 @@ def evaluate(
 
     Notes
     -----
-    Seed 000 sections II-III and seed 001 section 4: ``theta_i ~ Beta(k_i + a, n_i - k_i + b)``,
+    Brodersen et al. (2010), sections II-III, and Carrillo et al. (2014), section 4: ``theta_i ~ Beta(k_i + a, n_i - k_i + b)``,
     ``lambda = sum_i w_i theta_i``.
 
     Examples

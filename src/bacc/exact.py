@@ -1,10 +1,10 @@
 """Exact (frequentist) confidence bounds for the accuracy and the balanced accuracy.
 
 A bound here holds on at least the stated share of test sets, whatever the true accuracies
-(seed 004, "Constructing a 95% upper confidence bound"); a Bayesian credible interval
+(Sandler & Dirac (2024), "Constructing a 95% upper confidence bound"); a Bayesian credible interval
 (:mod:`bacc.posterior`) answers a different question.
 
-* **Clopper-Pearson** bounds for one proportion (seed 004, definitions of the binomial upper
+* **Clopper-Pearson** bounds for one proportion (Sandler & Dirac (2024), definitions of the binomial upper
   and lower confidence bounds), computed as Beta quantiles (DESIGN.md section 3)::
 
       lower = Beta.ppf(alpha, k, n - k + 1)      (0 when k = 0)
@@ -12,7 +12,7 @@ A bound here holds on at least the stated share of test sets, whatever the true 
 
   through :func:`bacc._beta.beta_ppf` / :func:`bacc._beta.beta_isf`, which verify every
   quantile against ``betainc``.
-* **Balanced accuracy, union bound** (seed 004, "Constructing the bound for balanced accuracy"
+* **Balanced accuracy, union bound** (Sandler & Dirac (2024), "Constructing the bound for balanced accuracy"
   and appendix A): average the per-class lower and upper bounds, each one-sided bound at
   ``delta / (2 l)`` (two-sided; ``delta / 4`` for two classes) or ``delta / l`` (one-sided).
 * **Šidák**: the classes' test examples are independent, so the per-class intervals fail
@@ -24,7 +24,7 @@ A bound here holds on at least the stated share of test sets, whatever the true 
 * **Buehler** (two classes): the exact confidence bound obtained by inverting the test of the
   balanced accuracy whose statistic is its estimate, with the nuisance parameter maximised over
   (Buehler 1957). See :func:`_buehler_lower` for the construction and its proof of coverage.
-* **Binomial test** of the accuracy against chance (seed 000, section II: threshold
+* **Binomial test** of the accuracy against chance (Brodersen et al. (2010), section II: threshold
   ``F^{-1}(1 - alpha)`` of ``Binomial(n, p0)``).
 
 References
@@ -33,7 +33,7 @@ Clopper, C. J. & Pearson, E. S. (1934). Biometrika 26, 404-413.
 Buehler, R. J. (1957). Confidence intervals for the product of two binomial parameters.
 JASA 52, 482-493.
 Langford, J. (2005). Tutorial on practical prediction theory for classification. JMLR 6.
-Sandler, T. & Dirac, L. (2024). Tales from the binomial tail (seed 004).
+Sandler, T. & Dirac, L. (2024). Tales from the binomial tail.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ METRICS = ("balanced_accuracy", "accuracy")
 
 _METHOD_TITLES = {
     "clopper-pearson": "Clopper-Pearson",
-    "union": "union bound over per-class Clopper-Pearson bounds, seed 004",
+    "union": "union bound over per-class Clopper-Pearson bounds, Sandler & Dirac (2024)",
     "sidak": "Šidák bound over per-class Clopper-Pearson bounds",
     "buehler": "Buehler bound: exact test inverted, nuisance maximised",
 }
@@ -112,7 +112,7 @@ def tail_level(confidence: float, sides: str) -> float:
 def per_bound_alpha(confidence: float, n_classes: int, sides: str, method: str) -> float:
     """Level of each one-sided per-class bound in the union or Šidák construction.
 
-    Union (seed 004, union bound): ``delta / (2 l)`` two-sided, ``delta / l`` one-sided.
+    Union (Sandler & Dirac (2024), union bound): ``delta / (2 l)`` two-sided, ``delta / l`` one-sided.
     Šidák (independent classes): ``(1 - (1 - delta)^(1/l)) / 2`` two-sided,
     ``1 - (1 - delta)^(1/l)`` one-sided.
     """
@@ -515,7 +515,7 @@ def exact_interval(
     sides : {"two", "lower", "upper"}
         Central two-sided interval, or a one-sided lower / upper confidence bound.
     method : {"union", "sidak", "buehler"}
-        For the balanced accuracy: ``"union"`` (seed 004: average of per-class Clopper-Pearson
+        For the balanced accuracy: ``"union"`` (Sandler & Dirac (2024): average of per-class Clopper-Pearson
         bounds, each at ``delta / (2 l)``, ``delta / l`` one-sided), ``"sidak"`` (same with the
         Šidák level, slightly tighter, valid as classes are independent) or ``"buehler"`` (two
         classes only: exact test of the balanced accuracy inverted with the nuisance parameter
@@ -548,7 +548,7 @@ def exact_interval(
 
     Notes
     -----
-    Union bound (seed 004): with ``L_i, U_i`` one-sided Clopper-Pearson bounds at level
+    Union bound (Sandler & Dirac 2024): with ``L_i, U_i`` one-sided Clopper-Pearson bounds at level
     ``alpha``, ``P(some L_i > theta_i or some U_i < theta_i) <= 2 l alpha = delta``, and when
     no bound fails, ``sum w_i L_i <= sum w_i theta_i <= sum w_i U_i``.
 
@@ -606,7 +606,7 @@ def exact_interval(
         each = c
         per_lo, per_hi = cp_bounds(ki, ni, tail_level(c, sides), sides)
     if not math.isnan(estimate):
-        # seed 004 bounds already bracket the estimate; this only guards rounding
+        # Sandler & Dirac (2024) bounds already bracket the estimate; this only guards rounding
         lower, upper = min(lower, estimate), max(upper, estimate)
     lower, upper = max(0.0, lower), min(1.0, upper)
     per_class = []
@@ -930,7 +930,7 @@ def buehler_bounds(k, n, w, alpha: float, sides: str) -> tuple[np.ndarray, np.nd
 
 
 # ----------------------------------------------------------------------------------------------
-# binomial test against chance (seed 000, section II)
+# binomial test against chance (Brodersen et al. (2010), section II)
 @dataclass(frozen=True)
 class BinomialTest:
     """Exact one-sided binomial test of the accuracy against chance, and the exact lower bound
@@ -946,7 +946,7 @@ class BinomialTest:
     confidence : float
         ``1 - alpha``.
     threshold : int
-        ``F^{-1}(1 - alpha)`` of ``Binomial(n, p0)`` (seed 000, section II): the accuracy is
+        ``F^{-1}(1 - alpha)`` of ``Binomial(n, p0)`` (Brodersen et al. (2010), section II): the accuracy is
         significantly above chance when ``correct > threshold``.
     p_value : float
         ``P(K >= correct)`` under ``Binomial(n, p0)``.
@@ -1050,7 +1050,7 @@ def binomial_test(
     cm : ConfusionMatrix or array_like
     chance : float, optional
         Accuracy of guessing, ``p0`` in (0, 1). Default ``1 / l`` over the classes with examples
-        (seed 000 uses ``1/2`` for two classes).
+        (Brodersen et al. (2010) use ``1/2`` for two classes).
     confidence : float
         ``1 - alpha``.
     method : {"union", "sidak", "buehler"}
@@ -1065,7 +1065,7 @@ def binomial_test(
     Seed 000, section II: with ``C`` correct out of ``n``, the significance threshold is
     ``F^{-1}(1 - alpha)`` where ``F`` is the CDF of ``Binomial(n, p0)``; ``C > F^{-1}(1 -
     alpha)`` iff ``P(K >= C) <= alpha``. On an imbalanced test set the accuracy can clear this
-    threshold by always predicting the majority class (seed 000's second flaw), which is why the
+    threshold by always predicting the majority class (the second flaw named by Brodersen et al. (2010)), which is why the
     exact lower bound of the balanced accuracy is compared with ``1 / l`` as well.
 
     Examples

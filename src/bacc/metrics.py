@@ -1,6 +1,6 @@
 """Sample statistics of a confusion matrix (point estimates, no uncertainty).
 
-These are the numbers people usually report (seed 001 Table 1; seeds 002-003). bacc shows them
+These are the numbers people usually report (Carrillo et al. (2014), Table 1; the 2015 blog post on balanced accuracy; Burkman 2021). bacc shows them
 beside the posteriors so that the difference is visible. Conventions: rows of the matrix are
 true classes; a ratio whose denominator is 0 is ``nan``.
 """
@@ -35,7 +35,7 @@ def _ratio(num, den):
 
 
 def accuracy(cm) -> float:
-    """Sample accuracy ``k / n`` (seed 000: ``C / n``)."""
+    """Sample accuracy ``k / n`` (Brodersen et al. (2010): ``C / n``)."""
     cm = as_confusion_matrix(cm)
     return cm.total_correct / cm.total
 
@@ -47,7 +47,7 @@ def recall(cm) -> np.ndarray:
 
 
 def balanced_accuracy(cm, weights=None) -> float:
-    """Sample balanced accuracy ``sum_i w_i k_i / n_i`` (seed 001 eq. 3).
+    """Sample balanced accuracy ``sum_i w_i k_i / n_i`` (Carrillo et al. (2014), eq. 3).
 
     Classes without true examples are left out and the remaining weights rescaled.
     """
@@ -77,7 +77,7 @@ def precision(cm) -> np.ndarray:
 
 
 def balanced_precision(cm) -> np.ndarray:
-    """Prevalence-corrected precision per class (seed 003, section 2.5).
+    """Prevalence-corrected precision per class (Burkman (2021), section 2.5).
 
     The precision that would be seen if every class had the same number of true examples:
     ``recall_i / sum_j (C_ji / n_j)`` (column ``i`` of the row-normalised matrix).
@@ -99,13 +99,13 @@ def f1(cm) -> np.ndarray:
 
 
 def macro_f1(cm) -> float:
-    """Macro-averaged F1 (the F_mu score of seed 001), over classes where it is defined."""
+    """Macro-averaged F1 (the F_mu score of Carrillo et al. (2014)), over classes where it is defined."""
     v = f1(cm)
     return float(np.nanmean(v)) if np.any(~np.isnan(v)) else float("nan")
 
 
 def cohen_kappa(cm) -> float:
-    """Cohen's kappa ``(p0 - pe) / (1 - pe)`` with observed and chance agreement (seed 001 eq. 1)."""
+    """Cohen's kappa ``(p0 - pe) / (1 - pe)`` with observed and chance agreement (Carrillo et al. (2014), eq. 1)."""
     cm = as_confusion_matrix(cm)
     c = cm.counts.astype(float)
     n = c.sum()

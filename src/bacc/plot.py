@@ -9,7 +9,7 @@ When :mod:`matplotlib.pyplot` is already imported (an interactive session or a n
 figure is created through it, so ``plt.show()`` displays it; otherwise a bare ``Figure`` is made
 (no global state), which is what the HTML report uses.
 
-Colours follow seed 000, Fig. 1: red for the conventional mean of fold accuracies with
+Colours follow Brodersen et al. (2010), Fig. 1: red for the conventional mean of fold accuracies with
 +- 2 standard errors, blue for the posterior accuracy, green for the posterior balanced accuracy.
 """
 
@@ -41,7 +41,7 @@ __all__ = [
     "figure_svg",
 ]
 
-RED = "#c0392b"  # conventional: mean of folds +- 2 SEM (seed 000 Fig. 1)
+RED = "#c0392b"  # conventional: mean of folds +- 2 SEM (Brodersen et al. (2010), Fig. 1)
 BLUE = "#2471a3"  # posterior accuracy
 GREEN = "#1e8449"  # posterior balanced accuracy
 GREY = "#7f8c8d"  # chance
@@ -166,7 +166,7 @@ def plot_posterior(
     """Posterior density with the central credible interval shaded and the estimates marked.
 
     Seed 000, Fig. 2 (accuracy and balanced accuracy of the same classifier, one above the
-    other on a shared axis) and seed 001, Fig. 3 (posterior balanced accuracy with its mean and
+    other on a shared axis) and Carrillo et al. (2014), Fig. 3 (posterior balanced accuracy with its mean and
     95% interval).
 
     Parameters
@@ -246,10 +246,10 @@ def plot_measures(
     names: Sequence[str] | None = None,
     title: str | None = None,
 ) -> Figure:
-    """Side-by-side comparison of measures (seed 000, Fig. 1) for one or more classifiers.
+    """Side-by-side comparison of measures (Brodersen et al. (2010), Fig. 1) for one or more classifiers.
 
     For each classifier, three intervals: the conventional mean of fold accuracies +- 2
-    standard errors (red; it can pass 100%, seed 000's first flaw), the posterior accuracy (blue)
+    standard errors (red; it can pass 100%, the first flaw named by Brodersen et al. (2010)), the posterior accuracy (blue)
     and the posterior balanced accuracy (green), each with its central credible interval. A
     biased classifier on an imbalanced test set shows a high accuracy while its balanced
     accuracy sits at chance (the second flaw).
@@ -352,7 +352,7 @@ def plot_class_accuracies(
     credible: bool = True,
     title: str | None = None,
 ) -> Figure:
-    """Balanced accuracy and per-class accuracies with exact bounds as bars (seed 004, Fig. 1).
+    """Balanced accuracy and per-class accuracies with exact bounds as bars (Sandler & Dirac (2024), Fig. 1).
 
     Parameters
     ----------
@@ -467,7 +467,7 @@ def plot_difference(
     confidence: float | None = None,
     title: str | None = None,
 ) -> Figure:
-    """Density of the difference of two balanced accuracies with P(A > B) (seed 001, Fig. 5).
+    """Density of the difference of two balanced accuracies with P(A > B) (Carrillo et al. (2014), Fig. 5).
 
     Parameters
     ----------
@@ -629,7 +629,7 @@ def plot_confusion(
     """
     cm = getattr(confusion, "confusion", confusion)
     counts = np.asarray(cm.counts, dtype=float)
-    l = counts.shape[0]  # noqa: E741 - the seeds' name for the number of classes
+    l = counts.shape[0]  # noqa: E741 - the papers' name for the number of classes
     sup = counts.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         shown = np.where(sup > 0, counts / np.where(sup > 0, sup, 1), 0.0) if normalize else counts

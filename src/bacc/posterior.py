@@ -1,8 +1,8 @@
 """Posterior distributions of the accuracy and the balanced accuracy.
 
-Under a Beta prior the posterior of a proportion is Beta (seed 000 eqs. 1-6; seed 001
+Under a Beta prior the posterior of a proportion is Beta (Brodersen et al. (2010), eqs. 1-6; Carrillo et al. (2014)
 eqs. 7-11): ``theta ~ Beta(k + a, n - k + b)``. The balanced accuracy is the (weighted) average
-of the class accuracies (seed 001 eq. 12; seed 000's cost-weighted form ``c, 1 - c``), whose
+of the class accuracies (Carrillo et al. (2014), eq. 12; the cost-weighted form of Brodersen et al. (2010), ``c, 1 - c``), whose
 posterior is the distribution of a weighted sum of independent Beta variables
 (:class:`bacc.distributions.BetaSum`).
 """
@@ -83,7 +83,7 @@ class BetaPosterior(ContinuousDistribution):
         return out if out.shape else float(out)
 
     def pdf(self, x):
-        """Density (seed 000 eq. 2)."""
+        """Density (Brodersen et al. (2010), eq. 2)."""
         x = self._x(x)
         out = _beta.beta_pdf(x, self.a, self.b)
         return out if out.shape else float(out)
@@ -95,7 +95,7 @@ class BetaPosterior(ContinuousDistribution):
         return out if out.shape else float(out)
 
     def ppf(self, q):
-        """Quantile (seed 000 eq. 4 for the median), verified against the CDF."""
+        """Quantile (Brodersen et al. (2010), eq. 4 for the median), verified against the CDF."""
         q = check_probabilities(q)
         out = _beta.beta_ppf(q, self.a, self.b)
         return out if np.ndim(out) else float(out)
@@ -107,7 +107,7 @@ class BetaPosterior(ContinuousDistribution):
         return out if np.ndim(out) else float(out)
 
     def mean(self) -> float:
-        """``a / (a + b)`` (seed 000 eq. 3, seed 001 eq. 10)."""
+        """``a / (a + b)`` (Brodersen et al. (2010), eq. 3, Carrillo et al. (2014) eq. 10)."""
         return self.a / (self.a + self.b)
 
     def var(self) -> float:
@@ -116,7 +116,7 @@ class BetaPosterior(ContinuousDistribution):
         return self.a * self.b / (s * s * (s + 1.0))
 
     def mode(self) -> float:
-        """``(a - 1) / (a + b - 2)`` (seed 000 eq. 5, seed 001 eq. 11) when both exceed 1.
+        """``(a - 1) / (a + b - 2)`` (Brodersen et al. (2010), eq. 5, Carrillo et al. (2014) eq. 11) when both exceed 1.
 
         With ``a <= 1 < b`` the density is largest at 0, with ``b <= 1 < a`` at 1 (a class
         without errors under a flat prior); for ``a = b = 1`` (uniform) every point is a mode and
@@ -164,7 +164,7 @@ class BalancedAccuracyPosterior(BetaSum):
 
     @property
     def chance(self) -> float:
-        """Chance level ``1 / l`` (``l`` = classes in the balanced accuracy; seed 001 sec. 4.4).
+        """Chance level ``1 / l`` (``l`` = classes in the balanced accuracy; Carrillo et al. (2014) sec. 4.4).
 
         A classifier that ignores its input and predicts class ``j`` with probability ``pi_j``
         has class accuracies ``pi_i``, so its balanced accuracy is ``1 / l`` under equal weights,
@@ -185,7 +185,7 @@ def _accuracy_prior(prior) -> tuple[float, float]:
 
 
 def posterior_accuracy(cm, prior=(1.0, 1.0), *, rows: str = "true") -> BetaPosterior:
-    """Posterior of the accuracy: ``Beta(k + a, n - k + b)`` (seed 000 eq. 1; seed 001 eq. 8).
+    """Posterior of the accuracy: ``Beta(k + a, n - k + b)`` (Brodersen et al. (2010), eq. 1; Carrillo et al. (2014) eq. 8).
 
     Parameters
     ----------
@@ -204,7 +204,7 @@ def posterior_accuracy(cm, prior=(1.0, 1.0), *, rows: str = "true") -> BetaPoste
     >>> post = bacc.posterior_accuracy([[42, 3], [6, 4]])
     >>> post.args
     (47.0, 10.0)
-    >>> round(post.mode(), 4)  # = C / (C + I) under a flat prior (seed 000 eq. 5)
+    >>> round(post.mode(), 4)  # = C / (C + I) under a flat prior (Brodersen et al. (2010), eq. 5)
     0.8364
     """
     cm = as_confusion_matrix(cm, rows=rows)
@@ -246,7 +246,7 @@ def balanced_components(
     """``(a, b, w, labels)``: the Beta components of the balanced accuracy of ``cm``.
 
     Classes without examples are dropped with a warning (or kept, ``empty="keep"``), the
-    remaining weights renormalised to sum to 1 and zero weights left out (seed 001 eq. 13).
+    remaining weights renormalised to sum to 1 and zero weights left out (Carrillo et al. (2014), eq. 13).
     Shared by :func:`posterior_balanced_accuracy` and the comparisons, which need the
     components but not the distribution object. ``stacklevel`` is that of :func:`warnings.warn`
     seen from this function: a warning points at the user's line.
@@ -268,7 +268,7 @@ def balanced_components(
 def posterior_balanced_accuracy(
     cm, prior=(1.0, 1.0), weights=None, *, empty: str = "drop", rows: str = "true"
 ) -> BalancedAccuracyPosterior:
-    """Posterior of the balanced accuracy (seed 000 eq. 7; seed 001 eqs. 12-13).
+    """Posterior of the balanced accuracy (Brodersen et al. (2010), eq. 7; Carrillo et al. (2014) eqs. 12-13).
 
     ``lambda = sum_i w_i theta_i`` with independent ``theta_i ~ Beta(k_i + a_i, n_i - k_i + b_i)``.
 
@@ -280,7 +280,7 @@ def posterior_balanced_accuracy(
         Beta prior, once for all classes or one pair per class.
     weights : array_like, optional
         Class weights summing to 1 (default ``1/l`` each). For two classes, ``(c, 1 - c)`` is
-        seed 000's cost-weighted balanced accuracy.
+        Brodersen et al. (2010)'s cost-weighted balanced accuracy.
     empty : {"drop", "keep"}
         A class with no true examples is left out with a warning (``"drop"``, as
         scikit-learn does), or kept with its prior as posterior (``"keep"``). When classes are

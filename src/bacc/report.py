@@ -263,7 +263,7 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
                  f"posterior density of the balanced accuracy and accuracy of {e.name}"),
             figs(lambda: _plot().plot_class_accuracies(ev, e.exact, class_exact=e.class_exact),
                  "Per-class accuracies with exact bounds as bars (as in the detector view of "
-                 "Groundlight, seed 004); thin lines are credible intervals.",
+                 "Sandler & Dirac 2024); thin lines are credible intervals.",
                  f"per-class accuracies with exact bounds of {e.name}"),
         ]
         if ev.confusion.n_classes <= 40:
@@ -299,7 +299,7 @@ def _comparison_html(c: Comparison, figs: _Figures) -> str:
     out.append(_result_text(r))
     out.append('<div class="figs">' + figs(
         lambda: _plot().plot_difference(r, names=(c.name_a, c.name_b)),
-        "Posterior of the difference of balanced accuracies (seed 001, Fig. 5).",
+        "Posterior of the difference of balanced accuracies (Carrillo et al. (2014), Fig. 5).",
         f"difference of balanced accuracies, {c.name_a} minus {c.name_b}",
     ) + "</div>")
     return "\n".join(out)
@@ -339,7 +339,7 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
             lambda: _plot().plot_measures([e.evaluation for e in shown],
                                           [e.fold_interval for e in shown],
                                           names=[_shorten(e.label or e.name) for e in shown]),
-            "Three ways to report the same classifier (seed 000, Fig. 1): mean of fold accuracies "
+            "Three ways to report the same classifier (Brodersen et al. (2010), Fig. 1): mean of fold accuracies "
             "± 2 SEM (red, when folds are known), posterior accuracy (blue), posterior balanced "
             "accuracy (green).",
             f"comparison of accuracy measures for {sec.title}",

@@ -4,7 +4,7 @@ scikit-learn is an optional dependency (``pip install scikit-learn``), imported 
 function here runs, so ``import bacc.sklearn`` always works.
 
 - :func:`evaluate_cv` runs a cross-validation and evaluates the *algorithm* from the confusion
-  matrices summed over the folds (seed 000, section V), and each fold's classifier apart.
+  matrices summed over the folds (Brodersen et al. (2010), section V), and each fold's classifier apart.
 - :func:`balanced_accuracy_scorer` is a scorer for ``cross_val_score``, ``GridSearchCV`` and
   friends built on the posterior of the balanced accuracy (its mean, median, or the lower end
   of its credible interval), and :func:`posterior_balanced_accuracy_score` is the same as a
@@ -55,7 +55,7 @@ class CVEvaluation:
     ----------
     evaluation : Evaluation
         The algorithm: :func:`bacc.evaluate` of the confusion matrix summed over the folds
-        (seed 000, section V). This is what to report for the method.
+        (Brodersen et al. (2010), section V). This is what to report for the method.
     folds : tuple of Evaluation
         Each fold's classifier, evaluated on its own test fold.
     confusion : ConfusionMatrix
