@@ -1,4 +1,4 @@
-"""Benchmark: bacc.compare against the papers' Metropolis-Hastings comparison.
+"""Benchmark: bacc.comparison against the papers' Metropolis-Hastings comparison.
 
 Baseline (Carrillo et al. (2014), section 4.5, the MATLAB toolbox's recipe, run in this process): for each
 classifier, sample every class's Beta posterior density on a fixed grid of step 0.001 over
@@ -30,7 +30,7 @@ import scipy
 from scipy import fft as sfft
 from scipy import special as sc
 
-from bacc.compare import compare, compare_paired
+from bacc.comparison import compare, compare_paired
 from bacc.distributions import BetaSum
 
 GRID_STEP = 0.001
@@ -206,7 +206,7 @@ def main(argv=None):
     if args.out:
         cmd += f" --out {args.out}"
     lines = [
-        "# bacc.compare versus the toolbox's Metropolis-Hastings comparison",
+        "# bacc.comparison versus the toolbox's Metropolis-Hastings comparison",
         "",
         f"Command: `{cmd}` (written by the script). Python {platform.python_version()}, "
         f"numpy {np.__version__}, scipy {scipy.__version__}, {platform.machine()}; "

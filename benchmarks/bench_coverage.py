@@ -1,12 +1,12 @@
-"""Speed of the coverage simulator (bacc.coverage) against naive Python loops, in one process.
+"""Speed of the coverage simulator (bacc.simulation) against naive Python loops, in one process.
 
 For binary test sets (two classes of sizes n1, n2 with true class accuracies p1, p2), measure
 simulated test sets per second:
 
-* bacc: ``bacc.coverage.coverage([method], ...)`` (all counts drawn at once, bounds computed once
+* bacc: ``bacc.simulation.coverage([method], ...)`` (all counts drawn at once, bounds computed once
   per distinct count and mapped back), median of 3 runs.
 * naive A: a Python loop that, per simulated test set, draws the counts and calls the public
-  per-matrix function ``bacc.exact.exact_interval`` (what a user would write with bacc's
+  per-matrix function ``bacc.intervals.exact_interval`` (what a user would write with bacc's
   one-matrix API);
 * naive B: a Python loop with textbook scipy, ``scipy.stats.beta.ppf`` per class bound (fine at
   these small sizes; not used by bacc because it is wrong at huge parameters).
@@ -27,8 +27,9 @@ import time
 import numpy as np
 from scipy import stats
 
-from bacc.coverage import coverage
-from bacc.exact import exact_interval, per_bound_alpha
+from bacc._engine.bounds import per_bound_alpha
+from bacc.intervals import exact_interval
+from bacc.simulation import coverage
 
 DESIGNS = [
     ((20, 20), (0.9, 0.99)),

@@ -1,4 +1,4 @@
-"""Approximate intervals (bacc.approx): the formulas users report, labelled as approximate,
+"""Approximate intervals (bacc.intervals): the formulas users report, labelled as approximate,
 never silently clipped."""
 
 from __future__ import annotations
@@ -10,19 +10,17 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from bacc.approx import (
+from bacc._engine.bounds import jeffreys_bounds, wald_bounds, wilson_bounds
+from bacc.confusion import ConfusionMatrix
+from bacc.errors import BaccError
+from bacc.intervals import (
     APPROX_METHODS,
     ApproxInterval,
     approx_class_intervals,
     approx_interval,
+    exact_interval,
     fold_sem_interval,
-    jeffreys_bounds,
-    wald_bounds,
-    wilson_bounds,
 )
-from bacc.confusion import ConfusionMatrix
-from bacc.errors import BaccError
-from bacc.exact import exact_interval
 
 
 # ----------------------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 from scipy import special as sc
 
-from bacc import BetaPosterior, _beta
-from bacc._beta import beta_isf, beta_ppf
+from bacc import BetaPosterior
+from bacc._engine import beta as _beta
+from bacc._engine.beta import beta_isf, beta_ppf
 
 
 def mp_beta_cdf(x, a, b):

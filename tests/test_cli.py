@@ -20,14 +20,13 @@ import numpy as np
 import pytest
 
 import bacc
-from bacc.approx import fold_sem_interval
 from bacc.confusion import ConfusionMatrix
-from bacc.coverage import coverage
-from bacc.exact import class_intervals, exact_interval
+from bacc.intervals import class_intervals, exact_interval, fold_sem_interval
+from bacc.simulation import coverage
 
-HAS_COMPARE = importlib.util.find_spec("bacc.compare") is not None
+HAS_COMPARE = importlib.util.find_spec("bacc.comparison") is not None
 needs_compare = pytest.mark.skipif(
-    not HAS_COMPARE, reason="bacc.compare (issue 4) is not in this tree yet"
+    not HAS_COMPARE, reason="bacc.comparison (issue 4) is not in this tree yet"
 )
 C2 = [[42, 3], [6, 4]]
 
@@ -282,7 +281,7 @@ def test_evaluate_named_matrices_and_summary_table():
 @needs_compare
 def test_compare_independent_json_equals_library():
     d = run_json("compare", "--matrix", "A=62,8;6,64", "--matrix", "B=42,3;6,4", "--rope", "0.01")
-    from bacc.compare import compare
+    from bacc.comparison import compare
 
     ref = compare(bacc.evaluate([[62, 8], [6, 64]]), bacc.evaluate(C2), rope=0.01).to_dict()
     assert d["a"] == "A" and d["b"] == "B" and d["paired"] is False
@@ -299,7 +298,7 @@ def test_compare_table_names_both_classifiers():
 def test_compare_paired_json_equals_library(preds):
     d = run_json("compare", str(preds), "--true", "label", "--pred", "model_a", "--pred", "model_b",
                  "--paired")
-    from bacc.compare import compare_paired
+    from bacc.comparison import compare_paired
 
     with preds.open() as fh:
         rows = list(csv.DictReader(fh))

@@ -1,4 +1,4 @@
-"""Claims of ``bacc.compare`` (two classifiers, independent test sets; Carrillo et al. (2014) section 4.5).
+"""Claims of ``bacc.comparison`` (two classifiers, independent test sets; Carrillo et al. (2014) section 4.5).
 
 References used here are independent of bacc's engine:
 
@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bacc
-from bacc.compare import Comparison, compare
+from bacc.comparison import Comparison, compare
 
 # ---------------------------------------------------------------------------------------------
 # references
@@ -334,7 +334,7 @@ def test_other_bad_arguments_are_errors():
 
 
 # ---------------------------------------------------------------------------------------------
-# known limitation of the engine (reported; not bacc.compare's own arithmetic)
+# known limitation of the engine (reported; not bacc.comparison's own arithmetic)
 
 
 def test_symmetric_jeffreys_single_examples_give_one_half():

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from bacc import BaccError, BaccWarning, ConfusionMatrix
-from bacc._progress import Progress
 from bacc.counting import GroupedCounts, counts, counts_from_long
+from bacc.progress import Progress
 
 pd = pytest.importorskip("pandas")
 
@@ -145,7 +145,7 @@ def test_integer_labels_keep_their_type_and_order(engine, tmp_path):
     data["y"] = [int(v) for v in data["y"]]
     data["p"] = [int(v) for v in data["p"]]
     res = counts(_make(engine, data, tmp_path), true="y", pred="p", by="det")
-    # CSV labels are text, as bacc.io reads them; they are ordered numerically all the same
+    # CSV labels are text, as bacc.readers reads them; they are ordered numerically all the same
     expected = ("0", "1", "2", "10") if engine == "csv" else (0, 1, 2, 10)
     assert res.labels == expected
     ref = _reference(data)

@@ -1,4 +1,4 @@
-"""Coverage simulator (bacc.coverage): methods sold as exact keep their promise over a grid of
+"""Coverage simulator (bacc.simulation): methods sold as exact keep their promise over a grid of
 small class sizes and true accuracies; the Wald interval does not near p = 1 (Sandler & Dirac 2024)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from scipy import stats
 
 from bacc.confusion import ConfusionMatrix
-from bacc.coverage import COVERAGE_METHODS, CoverageResult, coverage
 from bacc.errors import BaccError
-from bacc.exact import clopper_pearson, exact_interval
+from bacc.intervals import clopper_pearson, exact_interval
+from bacc.simulation import COVERAGE_METHODS, CoverageResult, coverage
 
 SIZES = [(5, 5), (5, 200), (20, 50), (200, 200)]
 ACCURACIES = [(0.5, 0.5), (0.9, 0.99), (0.99, 0.99), (0.5, 0.9), (0.99, 0.5)]

@@ -1,4 +1,4 @@
-"""Exact frequentist bounds (bacc.exact): the claims of Sandler & Dirac (2024), independent implementations,
+"""Exact frequentist bounds (bacc.intervals): the claims of Sandler & Dirac (2024), independent implementations,
 huge classes, the union / Šidák / Buehler constructions, the binomial test of Brodersen et al. (2010)."""
 
 from __future__ import annotations
@@ -15,17 +15,16 @@ from scipy import special as sc
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
+from bacc._engine.bounds import per_bound_alpha
 from bacc.confusion import ConfusionMatrix
 from bacc.errors import BaccError, BaccWarning
-from bacc.exact import (
-    BinomialTest,
+from bacc.intervals import (
     ExactInterval,
-    binomial_test,
     class_intervals,
     clopper_pearson,
     exact_interval,
-    per_bound_alpha,
 )
+from bacc.significance import BinomialTest, binomial_test
 
 # a matrix with 80 correct out of 100 (the example of Sandler & Dirac (2024)), two classes
 CM_80_OF_100 = [[50, 10], [10, 30]]
@@ -232,7 +231,7 @@ def _binom_pmf_matrix(n, theta):
 
 def _buehler_lower_table(n1, n2, confidence, w=(0.5, 0.5)):
     """Buehler lower bounds for every outcome (k1, k2) of a design with n1, n2 examples."""
-    from bacc.exact import buehler_bounds
+    from bacc._engine.buehler import buehler_bounds
 
     ks = np.array([(a, b) for a in range(n1 + 1) for b in range(n2 + 1)])
     lo, _ = buehler_bounds(ks, np.array([n1, n2]), np.array(w), 1 - confidence, "lower")

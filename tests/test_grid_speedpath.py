@@ -14,8 +14,10 @@ from scipy import integrate
 from scipy import special as sc
 
 import bacc
-from bacc import BetaSum, _beta, _grid
-from bacc.compare import compare
+from bacc import BetaSum
+from bacc._engine import beta as _beta
+from bacc._engine import lattice as _grid
+from bacc.comparison import compare
 
 
 def _params(correct, support, prior=(1.0, 1.0)):

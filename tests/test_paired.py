@@ -24,8 +24,9 @@ import pytest
 from scipy import integrate
 
 import bacc
-from bacc._paired import PairedDifference
-from bacc.compare import compare, compare_paired, mcnemar_exact, paired_counts
+from bacc import PairedDifference
+from bacc.comparison import compare, compare_paired, paired_counts
+from bacc.significance import mcnemar_exact
 
 # ---------------------------------------------------------------------------------------------
 # helpers

@@ -19,11 +19,14 @@ from matplotlib.image import AxesImage  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 import bacc  # noqa: E402
-from bacc import plot  # noqa: E402
-from bacc.approx import fold_sem_interval  # noqa: E402
+from bacc.display import plot  # noqa: E402
 from bacc.distributions import BetaSum  # noqa: E402
 from bacc.errors import BaccError  # noqa: E402
-from bacc.exact import class_intervals, exact_interval  # noqa: E402
+from bacc.intervals import (  # noqa: E402
+    class_intervals,
+    exact_interval,
+    fold_sem_interval,  # noqa: E402
+)
 
 C1 = [[62, 8], [6, 64]]
 C2 = [[42, 3], [6, 4]]
@@ -233,6 +236,6 @@ def test_missing_matplotlib_says_what_to_install(monkeypatch, ev2):
 def test_import_bacc_does_not_import_matplotlib():
     import subprocess
 
-    code = "import bacc, bacc.plot, bacc.report, bacc.cli, sys; print('matplotlib' in sys.modules)"
+    code = "import bacc, bacc.display.plot, bacc.display.report, bacc.cli, sys; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -12,7 +12,6 @@ import json
 import math
 
 import pytest
-
 from regression_cases import RECORD, compute
 
 pytest.importorskip("pandas")

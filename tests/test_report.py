@@ -1,4 +1,4 @@
-"""The HTML report (bacc.report): escaping, self-containment, and a real headless browser.
+"""The HTML report (bacc.display.report): escaping, self-containment, and a real headless browser.
 
 The browser test drives Debian's ``chromium`` (``/usr/bin/chromium``) through Playwright; it is
 skipped, with the reason, when either is missing. CI installs them with::
@@ -17,10 +17,13 @@ import pytest
 pytest.importorskip("matplotlib").use("Agg")
 
 import bacc  # noqa: E402
-from bacc.approx import fold_sem_interval  # noqa: E402
 from bacc.confusion import ConfusionMatrix  # noqa: E402
-from bacc.exact import class_intervals, exact_interval  # noqa: E402
-from bacc.report import ReportEntry, Section, render_report, write_report  # noqa: E402
+from bacc.display.report import ReportEntry, Section, render_report, write_report  # noqa: E402
+from bacc.intervals import (  # noqa: E402
+    class_intervals,
+    exact_interval,
+    fold_sem_interval,  # noqa: E402
+)
 
 CHROMIUM = Path("/usr/bin/chromium")
 EVIL = "<script>alert(1)</script>"
@@ -158,7 +161,7 @@ def test_demo_report_renders_in_headless_chromium(browser, tmp_path):
     assert errors == []
     text = tab.inner_text("body")
     assert "Hand-written digits" in text and "Wine cultivars" in text
-    from bacc.io import read_predictions
+    from bacc.readers import read_predictions
 
     digits = read_predictions(
         str(Path(bacc.__file__).parent / "data" / "digits_cv_predictions.csv"), true="true", pred="knn"

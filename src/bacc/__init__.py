@@ -2,77 +2,88 @@
 
 The balanced accuracy with its full posterior, exact confidence bounds and fair comparisons of
 classifiers (Brodersen et al. 2010; Carrillo, Brodersen & Castellanos 2014).
+
+The package is layered; data flow one way::
+
+    input ──► ConfusionMatrix ──► numerics ──► results ──► display
+    (readers, counting,          (posterior, intervals,      (display: text, HTML,
+     sklearn, cli)                significance, comparison,    plots, report; cli)
+                                  batch, simulation, metrics;
+                                  private kernels in _engine)
 """
 
 from __future__ import annotations
 
 from . import metrics
-from .approx import ApproxInterval, approx_class_intervals, approx_interval, fold_sem_interval
 from .batch import BatchEvaluation, evaluate_many
-from .compare import Comparison, McNemarTest, Ranking, compare, compare_paired, mcnemar_exact, rank
+from .comparison import Comparison, Ranking, compare, compare_paired, rank
 from .confusion import ConfusionMatrix
 from .counting import GroupedCounts, counts, counts_from_long
-from .coverage import CoverageResult, MethodCoverage, coverage
-from .distributions import BetaSum
-from .errors import BaccError, BaccWarning
+from .distributions import BetaPosterior, BetaSum, PairedDifference
+from .errors import BaccError, BaccWarning, MissingDependencyError
 from .evaluation import ClassResult, Evaluation, PosteriorSummary, evaluate
-from .exact import (
-    BinomialTest,
+from .intervals import (
+    ApproxInterval,
     ClassInterval,
     ExactInterval,
-    binomial_test,
+    approx_class_intervals,
+    approx_interval,
     class_intervals,
     clopper_pearson,
     exact_interval,
+    fold_sem_interval,
 )
 from .posterior import (
     BalancedAccuracyPosterior,
-    BetaPosterior,
     posterior_accuracy,
     posterior_balanced_accuracy,
     posterior_class_accuracies,
 )
+from .significance import BinomialTest, McNemarTest, binomial_test, mcnemar_exact
+from .simulation import CoverageResult, MethodCoverage, coverage
 
 __all__ = [
     "ApproxInterval",
-    "Comparison",
-    "GroupedCounts",
-    "McNemarTest",
-    "Ranking",
-    "compare",
-    "compare_paired",
-    "counts",
-    "counts_from_long",
-    "mcnemar_exact",
-    "rank",
+    "BaccError",
+    "BaccWarning",
+    "BalancedAccuracyPosterior",
+    "BatchEvaluation",
+    "BetaPosterior",
+    "BetaSum",
     "BinomialTest",
     "ClassInterval",
+    "ClassResult",
+    "Comparison",
+    "ConfusionMatrix",
     "CoverageResult",
+    "Evaluation",
     "ExactInterval",
+    "GroupedCounts",
+    "McNemarTest",
     "MethodCoverage",
+    "MissingDependencyError",
+    "PairedDifference",
+    "PosteriorSummary",
+    "Ranking",
     "approx_class_intervals",
     "approx_interval",
     "binomial_test",
     "class_intervals",
     "clopper_pearson",
+    "compare",
+    "compare_paired",
+    "counts",
+    "counts_from_long",
     "coverage",
-    "exact_interval",
-    "fold_sem_interval",
-    "BaccError",
-    "BaccWarning",
-    "BatchEvaluation",
-    "BalancedAccuracyPosterior",
-    "BetaPosterior",
-    "BetaSum",
-    "ClassResult",
-    "ConfusionMatrix",
-    "Evaluation",
-    "PosteriorSummary",
     "evaluate",
     "evaluate_many",
+    "exact_interval",
+    "fold_sem_interval",
+    "mcnemar_exact",
     "metrics",
     "posterior_accuracy",
     "posterior_balanced_accuracy",
     "posterior_class_accuracies",
+    "rank",
 ]
 __version__ = "0.1.0"

@@ -16,20 +16,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _beta
-from ._progress import Progress
-from ._validate import check_confidence, check_prior
+from ._engine import beta as _beta
+from ._engine.pair import PairSums
+from ._engine.solvers import beta_k4, beta_moments, cornish_fisher_start, newton_quantile, tails
+from ._engine.validate import check_confidence, check_prior
 from .confusion import ConfusionMatrix, _jsonable
-from .distributions import (
-    BetaSum,
-    PairSums,
-    _beta_k4,
-    _beta_moments,
-    _tails,
-    cornish_fisher_start,
-    newton_quantile,
-)
+from .distributions import BetaSum
 from .errors import BaccError
+from .progress import Progress
 
 __all__ = ["BatchEvaluation", "evaluate_many"]
 
@@ -273,7 +267,7 @@ def evaluate_many(
     >>> [round(m, 4) for m in res.mean]
     [0.6658, 0.9527]
     """
-    from .exact import cp_bounds, per_bound_alpha
+    from ._engine.bounds import cp_bounds, per_bound_alpha
 
     c = check_confidence(confidence)
     stack, groups, labels = _as_stack(counts, groups, labels, rows)
@@ -352,8 +346,8 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above):
     idx = np.argsort(~inc[rows], axis=1, kind="stable")[:, :2]  # the two included classes
     a2 = np.take_along_axis(A[rows], idx, axis=1)
     b2 = np.take_along_axis(B[rows], idx, axis=1)
-    _, var, m3 = _beta_moments(a2, b2)
-    k4 = _beta_k4(a2, b2)
+    _, var, m3 = beta_moments(a2, b2)
+    k4 = beta_k4(a2, b2)
     w = 0.5
     sd_c = w * np.sqrt(var)
     # B = the wider component (exact CDF), R = the narrower (quadrature): as in BetaSum
@@ -387,7 +381,7 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above):
     tol = np.maximum(4e-16, 1e-10 * sd[sel])
 
     def tail_and_pdf(x, up, which):
-        return _tails(
+        return tails(
             lambda xx, kinds: sums.values(xx, kinds, sel[which]), np.clip(x, 0.0, 1.0), up, True
         )
 

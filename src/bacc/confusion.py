@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import as_label_sequence
+from ._engine.validate import as_label_sequence
 from .errors import BaccError
 
 __all__ = ["ConfusionMatrix", "as_confusion_matrix"]

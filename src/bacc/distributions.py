@@ -41,146 +41,25 @@ from __future__ import annotations
 import numpy as np
 from scipy import special as sc
 
-from . import _beta
-from ._validate import check_confidence, check_probabilities
+from ._engine import beta as _beta
+from ._engine.components import RHO, partition
+from ._engine.lattice import GridTable
+from ._engine.pair import PairSums
+from ._engine.paired import PairedComponents, PairedTable
+from ._engine.solvers import (
+    beta_k4,
+    beta_moments,
+    cornish_fisher_start,
+    drive,
+    newton_rounds,
+    tails,
+    unit,
+)
+from ._engine.validate import check_confidence, check_probabilities
 from .errors import BaccError
 
 __all__ = ["BetaSum"]
 
-_TAIL = 1e-14  # lattice tails: mass left out on each side of a component
-_TINY = 3e-4  # relative spread below which a component of R is folded in by its mean
-_RHO = 8.0  # lattice steps per standard deviation of the narrowest lattice component
-_MAX_POINTS = 2**20
-
-
-def _beta_moments(a, b):
-    """Variance, third central moment and fourth cumulant of Beta(a, b) (with the mean)."""
-    s = a + b
-    mean = a / s
-    var = a * b / (s * s * (s + 1.0))
-    # third central moment
-    m3 = 2.0 * a * b * (b - a) / (s**3 * (s + 1.0) * (s + 2.0))
-    return mean, var, m3
-
-
-def _beta_k4(a, b):
-    """Fourth cumulant of Beta(a, b): excess kurtosis times the squared variance."""
-    s = a + b
-    var = a * b / (s * s * (s + 1.0))
-    excess = 6.0 * ((a - b) ** 2 * (s + 1.0) - a * b * (s + 2.0)) / (a * b * (s + 2.0) * (s + 3.0))
-    return excess * var * var
-
-
-def _tails(combine, x, upper, slope=False):
-    """``(tail, pdf)`` where tail is the cdf, or the sf where ``upper`` (one evaluation).
-
-    With ``slope=True`` also the derivative of the density (kind ``"dpdf"``).
-    """
-    if upper.all():
-        kinds = ["sf"]
-    elif not upper.any():
-        kinds = ["cdf"]
-    else:
-        kinds = ["cdf", "sf"]
-    kinds.append("pdf")
-    if slope:
-        kinds.append("dpdf")
-    v = combine(x, tuple(kinds))
-    t = np.where(upper, v["sf"], v["cdf"]) if len(kinds) - slope == 3 else v[kinds[0]]
-    out = (_unit(t), np.maximum(v["pdf"], 0.0))
-    return out + (v["dpdf"],) if slope else out
-
-
-def cornish_fisher_start(q, upper, mean, sd, m3, lo, hi, k4=0.0):
-    """Cornish-Fisher guess of the quantile from the exact mean, sd, third moment and fourth
-    cumulant (second-order expansion)."""
-    z = sc.ndtri(q)
-    z = np.where(upper, -z, z)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sd_ = np.asarray(sd, float)
-        g1 = np.where(sd_ > 0, m3 / sd_**3, 0.0)
-        g2 = np.where(sd_ > 0, k4 / sd_**4, 0.0)
-    z2 = z * z
-    zc = z + (z2 - 1.0) * g1 / 6.0 + z * (z2 - 3.0) * g2 / 24.0 - z * (2.0 * z2 - 5.0) * g1**2 / 36.0
-    return np.clip(mean + sd * zc, lo, hi)
-
-
-def newton_quantile(tail_and_pdf, target, upper, x, lo, hi, tol_x):
-    """Solve ``tail(x) = target`` row by row (tail = cdf, or sf where ``upper``).
-
-    Safeguarded Newton: each step uses the density and falls back to bisection of the bracket
-    ``[lo, hi]`` kept from the signs of the residuals. All arguments are 1-D arrays of one
-    length; ``tail_and_pdf(x_rows, upper_rows, rows)`` evaluates the rows still iterating and
-    returns ``(tail, pdf)`` or ``(tail, pdf, slope of the pdf)``; with the slope, the steps are
-    Halley's (cubic convergence) where its correction of the Newton step is moderate.
-    """
-    rounds = newton_rounds(target, upper, x, lo, hi, tol_x)
-    return drive(rounds, lambda req: tail_and_pdf(req[1], req[2], req[0]))
-
-
-def drive(rounds, evaluate):
-    """Run a generator of evaluation rounds (see :func:`newton_rounds`) to its result."""
-    try:
-        request = next(rounds)
-        while True:
-            request = rounds.send(evaluate(request))
-    except StopIteration as stop:
-        return stop.value
-
-
-def newton_rounds(target, upper, x, lo, hi, tol_x):
-    """The iterations of :func:`newton_quantile` as a generator.
-
-    Each round yields ``(rows, x_rows, upper_rows)`` for the rows still iterating and receives
-    ``(tail, pdf)`` or ``(tail, pdf, slope)`` there; returns the solutions. Several such
-    generators (and :meth:`SumDistribution._mode_rounds`) can share one evaluation per round.
-    """
-    x = np.array(x, dtype=float)
-    # working copies of the rows still iterating (compacted as rows finish)
-    act = np.arange(x.size)
-    xa, lo, hi = x.copy(), np.array(lo, dtype=float), np.array(hi, dtype=float)
-    ta, up, tol = np.asarray(target, float), np.asarray(upper, bool), np.asarray(tol_x, float)
-    sign = np.where(up, -1.0, 1.0)  # residual of the tail, turned into one of the cdf
-    prev = np.full(x.size, np.inf)  # last Newton step per row (inf: none yet, or bisection)
-    for _ in range(100):
-        t, f, *slope = yield act, xa, up
-        r = t - ta
-        rc = sign * r  # > 0: x is right of the root
-        right = rc > 0
-        hi = np.where(right, np.minimum(hi, xa), hi)
-        lo = np.where(right, lo, np.maximum(lo, xa))
-        with np.errstate(all="ignore"):
-            dx = rc / f  # Newton step
-            if slope:
-                corr = 1.0 - 0.5 * dx * slope[0] / f
-                dx = np.where((corr >= 0.5) & (corr <= 2.0), dx / corr, dx)
-            xn = xa - dx
-            # outside the bracket, not finite, or no density: bisect
-            bad = ~((xn >= lo) & (xn <= hi) & (f > 0) & (f < np.inf))
-        xn = np.where(bad, 0.5 * (lo + hi), xn)
-        step = np.abs(xn - xa)
-        # 1e-12 relative in the tail: the quantile is then within ~1e-12 sd (far below the bar)
-        conv = np.abs(r) <= 1e-12 * ta
-        small = (~bad & (step <= tol) & (np.abs(r) < 1e-9)) | (hi - lo <= tol)
-        # A step of at most 1e-4 sd that is at most 1 % of the previous one: the iteration
-        # contracts here by rho <= step / prev, so the error left after this step is at most
-        # about step * rho = step^2 / prev, required below 1e-8 sd (quadratic or cubic
-        # convergence makes it far smaller still).
-        fast = ~bad & (step <= 1e6 * tol) & (step <= 0.01 * prev) & (step * step <= 1e2 * tol * prev)
-        prev = np.where(bad, np.inf, step)
-        xa = np.where(conv, xa, xn)
-        fin = conv | small | fast
-        if fin.any():
-            x[act[fin]] = xa[fin]
-            keep = ~fin
-            if not keep.any():
-                break
-            act, xa, lo, hi, ta, up, tol, sign, prev = (
-                v[keep] for v in (act, xa, lo, hi, ta, up, tol, sign, prev)
-            )
-    else:
-        x[act] = xa
-    return x
 
 
 class ContinuousDistribution:
@@ -337,7 +216,7 @@ class SumDistribution(ContinuousDistribution):
         """Tail probability (cdf, or sf where ``upper``), density (and its slope) at x."""
         lo_s, hi_s = self._support
         self._prepare()
-        return _tails(self._combine, np.clip(x, lo_s, hi_s), upper, self._has_slope)
+        return tails(self._combine, np.clip(x, lo_s, hi_s), upper, self._has_slope)
 
     def _quantile_rounds(self, target, upper):
         """Rounds (see :func:`newton_rounds`) solving tail(x) = target; target in (0, 0.5]."""
@@ -529,7 +408,7 @@ class SumDistribution(ContinuousDistribution):
             replies = {}
             if q_req is not None:
                 n, up = q_req[1].size, q_req[2]
-                tail = _unit(np.where(up, v["sf"][:n], v["cdf"][:n]))
+                tail = unit(np.where(up, v["sf"][:n], v["cdf"][:n]))
                 reply = (tail, np.maximum(v["pdf"][:n], 0.0))
                 replies["q"] = reply + (v["dpdf"][:n],) if slope else reply
                 i = n
@@ -537,7 +416,7 @@ class SumDistribution(ContinuousDistribution):
                 replies["m"] = v["pdf"][i : i + 3]
                 i += 3
             if ask_p:
-                p_above = float(_unit(v["sf"][i]))
+                p_above = float(unit(v["sf"][i]))
             for name, reply in replies.items():
                 try:
                     requests[name] = rounds[name].send(reply)
@@ -574,7 +453,7 @@ class BetaSum(SumDistribution):
     lattice with extrapolation (Carrillo et al. (2014), eq. 13). See the module notes.
     """
 
-    def __init__(self, a, b, w, *, resolution: float = _RHO) -> None:
+    def __init__(self, a, b, w, *, resolution: float = RHO) -> None:
         a = np.atleast_1d(np.asarray(a, dtype=float))
         b = np.atleast_1d(np.asarray(b, dtype=float))
         w = np.atleast_1d(np.asarray(w, dtype=float))
@@ -596,13 +475,13 @@ class BetaSum(SumDistribution):
         self._a = np.where(neg, b, a)
         self._b = np.where(neg, a, b)
         self._w = np.abs(w)
-        mu, var, m3 = _beta_moments(self._a, self._b)
+        mu, var, m3 = beta_moments(self._a, self._b)
         self._cmean = self._w * mu
         self._cvar = self._w**2 * var
         self._mean = float(np.sum(w * (a / (a + b))))
         self._var = float(np.sum(self._cvar))
         self._m3 = float(np.sum(np.where(neg, -1.0, 1.0) * self._w**3 * m3))
-        self._k4 = float(np.sum(self._w**4 * _beta_k4(self._a, self._b)))
+        self._k4 = float(np.sum(self._w**4 * beta_k4(self._a, self._b)))
         self._resolution = float(resolution)
         # Beta densities with both parameters >= 1 are log-concave, and so is their sum
         self._unimodal = bool(np.all(self._a >= 1.0) and np.all(self._b >= 1.0))
@@ -618,23 +497,9 @@ class BetaSum(SumDistribution):
     def _prepare(self) -> None:
         if self._prepared:
             return
-        sd = np.sqrt(self._cvar)
-        order = np.argsort(sd, kind="stable")
-        ib = int(order[-1])
+        ib, lattice_ids, folded_mean = partition(self._cvar, self._cmean)
         self._ib = ib
         self._b_logbeta = float(sc.betaln(self._a[ib], self._b[ib]))
-        rest = [int(i) for i in order[:-1]]
-        # fold in components that are negligible next to the rest of R
-        folded_mean = 0.0
-        lattice_ids: list[int] = []
-        if rest:
-            var_rest = float(np.sum(self._cvar[rest]))
-            for i in rest:  # ascending spread
-                others = var_rest - self._cvar[i]
-                if others > 0 and sd[i] < _TINY * np.sqrt(others):
-                    folded_mean += self._cmean[i]
-                else:
-                    lattice_ids.append(i)
         self._offset = self._shift + folded_mean
         self._pair = None
         self._grid = None
@@ -646,8 +511,6 @@ class BetaSum(SumDistribution):
             )
             self._has_slope = True
         elif lattice_ids:
-            from ._grid import GridTable
-
             self._grid = GridTable(self._a, self._b, self._w, ib, lattice_ids, 2 * self._resolution)
         self._prepared = True
 
@@ -725,268 +588,210 @@ def beta_mode(a: float, b: float) -> float:
     return 0.0 if a < b else 1.0
 
 
-def _tanh_sinh_rule(step: float = 1.0 / 16.0, tmax: float = 4.2):
-    """Tanh-sinh (double exponential) rule on [0, 1]: left distances, right distances, weights.
+class BetaPosterior(ContinuousDistribution):
+    """A Beta(a, b) distribution with the surface of a frozen ``scipy.stats.beta``.
 
-    Distances to both ends are returned separately so that integrands singular at an end point
-    (a Beta density with a < 1, a CDF with a kink) are evaluated without cancellation.
-    """
-    tau = np.arange(-tmax, tmax + step / 2, step)
-    e = np.pi * np.sinh(tau)
-    left = sc.expit(e)
-    right = sc.expit(-e)
-    wts = step * np.pi * np.cosh(tau) * left * right
-    keep = wts > 1e-300
-    return left[keep], right[keep], wts[keep]
+    Quantiles are verified against the CDF and refined (scipy's Beta quantile is wrong at
+    large parameters; see :mod:`bacc._beta`).
 
+    Parameters
+    ----------
+    a, b : float
+        Shape parameters, > 0.
 
-_TS_LEFT, _TS_RIGHT, _TS_W = _tanh_sinh_rule()
-
-
-class PairSums:
-    """Exact evaluation of two-component sums ``S = wB Beta(aB, bB) + wR Beta(aR, bR)``.
-
-    One row of parameters per sum (one for :class:`BetaSum`, one per group in
-    :func:`bacc.evaluate_many`); both use this code, so their numbers agree to rounding.
-
-    ``P(S <= x) = P(X_R <= t2) + int_c^d F_B(s(t)) f_R(t) dt`` with ``t1 = x / wR``,
-    ``t2 = (x - wB) / wR``, ``s(t) = (x - wR t) / wB`` and ``[c, d] = [t2, t1]`` cut to R's span
-    ``[tlo, thi]`` between its 1e-14 quantiles (Brodersen et al. (2010), eq. 7): a quadrature over the narrower
-    component R, evaluated in distances to the end points so nothing cancels. ``F_B`` has its
-    kinks at ``t1`` (s = 0) and ``t2`` (s = 1).
-
-    Rules, per x:
-
-    * *full*: both kinks outside R's span and R's density smooth on it (integer parameter at a
-      boundary its mass reaches, as under a flat prior, or the singular point farther from the
-      span than half its length): a 48-point Gauss-Legendre rule over the whole span, whose
-      nodes and weights do not depend on x and are computed once per sum.
-    * *cut*: as *full*, but an end of ``[c, d]`` is a kink where ``F_B`` is analytic anyway
-      (integer Beta parameter of B on that side: ``I_s(a, b)`` is then a polynomial times a
-      power with integer exponent): Gauss-Legendre on ``[c, d]``.
-    * otherwise the tanh-sinh rule on ``[c, d]``, which tolerates end-point singularities.
+    Examples
+    --------
+    >>> import bacc
+    >>> post = bacc.BetaPosterior(43, 4)
+    >>> round(post.mean(), 4)
+    0.9149
     """
 
-    def __init__(self, aB, bB, wB, aR, bR, wR) -> None:
-        aB, bB, wB, aR, bR, wR = (
-            np.atleast_1d(np.asarray(v, dtype=float)) for v in (aB, bB, wB, aR, bR, wR)
-        )
-        tlo, thi = _beta.beta_tail_span(aR, bR, _TAIL)
-        self.P = {
-            "aB": aB, "bB": bB, "wB": wB, "aR": aR, "bR": bR, "wR": wR,
-            "tlo": tlo, "thi": thi, "lbB": sc.betaln(aB, bB), "mR": aR / (aR + bR),
-        }  # fmt: skip
-        # R's density t^(a-1) (1-t)^(b-1) is smooth on its span when the exponent is an
-        # integer, or when the singular point lies far outside the span (relative to its length)
-        span = thi - tlo
-        self._smooth = (_is_integer(aR) | (tlo > 0.5 * span)) & (
-            _is_integer(bR) | (1.0 - thi > 0.5 * span)
-        )
-        self._int_aB = _is_integer(aB)
-        self._int_bB = _is_integer(bB)
-        # the slope of the density is the quadrature of f_B' when f_B vanishes at both ends of
-        # its support (no boundary terms from the x-dependent limits t1, t2)
-        self.slope_ok = (aB > 1.0) & (bB > 1.0)
-        self._many = aB.size > 1
-        self._full = None
+    def __init__(self, a: float, b: float) -> None:
+        a, b = float(a), float(b)
+        if not (np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0):
+            raise BaccError(f"Beta parameters must be finite and > 0, got a={a!r}, b={b!r}")
+        self.a = a
+        self.b = b
 
-    def _full_nodes(self):
-        """Gauss-Legendre nodes over R's whole span, per sum: (left, right distances, weights)."""
-        if self._full is None:
-            P = self.P
-            _, fw, dl, dr, _ = _pair_nodes(P["tlo"], P["thi"], P, _GL_RULE)
-            self._full = (dl, dr, fw)
-        return self._full
+    @property
+    def args(self) -> tuple[float, float]:
+        """``(a, b)``, as ``scipy.stats`` frozen distributions expose them."""
+        return (self.a, self.b)
 
-    def values(self, x, kinds, which=None):
-        """cdf / sf / pdf at ``x``; ``which[i]`` is the sum that ``x[i]`` belongs to.
+    def support(self) -> tuple[float, float]:
+        """``(0, 1)``."""
+        return (0.0, 1.0)
 
-        ``which=None`` means every x belongs to the first (or only) sum. The slope of the
-        density (``"dpdf"``) is NaN for sums where it would need boundary terms (a parameter
-        of B <= 1).
+    def _x(self, x):
+        try:
+            return np.asarray(x, dtype=float)
+        except (TypeError, ValueError):
+            raise BaccError(f"x must be numbers, got {x!r}") from None
+
+    def cdf(self, x):
+        """``I_x(a, b)``."""
+        x = self._x(x)
+        out = _beta.beta_cdf(x, self.a, self.b)
+        return out if out.shape else float(out)
+
+    def sf(self, x):
+        """``1 - I_x(a, b)`` without cancellation."""
+        x = self._x(x)
+        out = _beta.beta_sf(x, self.a, self.b)
+        return out if out.shape else float(out)
+
+    def pdf(self, x):
+        """Density (Brodersen et al. (2010), eq. 2)."""
+        x = self._x(x)
+        out = _beta.beta_pdf(x, self.a, self.b)
+        return out if out.shape else float(out)
+
+    def logpdf(self, x):
+        """Log density."""
+        x = self._x(x)
+        out = _beta.beta_logpdf(x, self.a, self.b)
+        return out if out.shape else float(out)
+
+    def ppf(self, q):
+        """Quantile (Brodersen et al. (2010), eq. 4 for the median), verified against the CDF."""
+        q = check_probabilities(q)
+        out = _beta.beta_ppf(q, self.a, self.b)
+        return out if np.ndim(out) else float(out)
+
+    def isf(self, q):
+        """Inverse survival function."""
+        q = check_probabilities(q)
+        out = _beta.beta_isf(q, self.a, self.b)
+        return out if np.ndim(out) else float(out)
+
+    def mean(self) -> float:
+        """``a / (a + b)`` (Brodersen et al. (2010), eq. 3, Carrillo et al. (2014) eq. 10)."""
+        return self.a / (self.a + self.b)
+
+    def var(self) -> float:
+        """``a b / ((a + b)^2 (a + b + 1))``."""
+        s = self.a + self.b
+        return self.a * self.b / (s * s * (s + 1.0))
+
+    def mode(self) -> float:
+        """``(a - 1) / (a + b - 2)`` (Brodersen et al. (2010), eq. 5, Carrillo et al. (2014) eq. 11) when both exceed 1.
+
+        With ``a <= 1 < b`` the density is largest at 0, with ``b <= 1 < a`` at 1 (a class
+        without errors under a flat prior); for ``a = b = 1`` (uniform) every point is a mode and
+        0.5 is returned; for ``a, b < 1`` the larger of the two end points.
         """
-        out = self._values(np.asarray(x, dtype=float), kinds, which)
-        if "dpdf" in kinds and not self.slope_ok.all():
-            ok = self.slope_ok if which is None else self.slope_ok[which]
-            out["dpdf"] = np.where(ok, out["dpdf"], np.nan)
-        return out
+        return beta_mode(self.a, self.b)
 
-    def _values(self, x, kinds, which):
-        P = self.P
-        keys = ("wB", "wR", "tlo", "thi")
-        if which is None:
-            wB, wR, tlo, thi = (P[k] for k in keys)
-            smooth, int_a, int_b = self._smooth, self._int_aB, self._int_bB
-            sums = np.zeros(x.size, dtype=np.intp)
-        else:
-            wB, wR, tlo, thi = (P[k][which] for k in keys)
-            smooth, int_a, int_b = self._smooth[which], self._int_aB[which], self._int_bB[which]
-            sums = which
-        t1 = x / wR
-        t2 = (x - wB) / wR
-        lo_out = t2 <= tlo
-        hi_out = t1 >= thi
-        full = lo_out & hi_out & smooth
-        if full.all():  # the common case: cached nodes only
-            return self._full_sum(x, t1, t2, sums, kinds, slice(None))
-        cut = smooth & (lo_out | int_b) & (hi_out | int_a) & ~full
-        n = x.size
-        out = {k: np.empty(n) for k in kinds}
-        rows_f, rows_c = np.flatnonzero(full), np.flatnonzero(cut)
-        rows_t = np.flatnonzero(~(full | cut))
-        if rows_c.size:
-            # Gauss-Legendre rows: cut ones with their own nodes, full ones with the cached
-            # nodes, summed in one pass
-            sB, one_sB, fw, Pr, base = self._nodes_on_cut(x, t1, t2, sums, rows_c, _GL_RULE)
-            if rows_f.size:
-                sBf, one_sBf, fwf, Pf = self._full_nodes_at(t1, t2, sums, rows_f)
-                zero = np.zeros(rows_f.size)
-                sB, one_sB, fw, b0, b1 = (
-                    np.concatenate(v)
-                    for v in ((sB, sBf), (one_sB, one_sBf), (fw, fwf), (base[0], zero), (base[1], zero))
-                )
-                base = (b0, b1)
-                if self._many:
-                    Pr = {key: np.concatenate([Pr[key], Pf[key]]) for key in Pr}
-                rows_c = np.concatenate([rows_c, rows_f])
-            vals = _pair_sum(x[rows_c], sB, one_sB, fw, Pr, kinds, base)
-            for k in kinds:
-                out[k][rows_c] = vals[k]
-        elif rows_f.size:
-            vals = self._full_sum(x, t1, t2, sums, kinds, rows_f)
-            for k in kinds:
-                out[k][rows_f] = vals[k]
-        if rows_t.size:
-            sB, one_sB, fw, Pr, base = self._nodes_on_cut(x, t1, t2, sums, rows_t, None)
-            vals = _pair_sum(x[rows_t], sB, one_sB, fw, Pr, kinds, base)
-            for k in kinds:
-                out[k][rows_t] = vals[k]
-        return out
+    def rvs(self, size=None, random_state=None):
+        """Random draws."""
+        rng = np.random.default_rng(random_state)
+        return rng.beta(self.a, self.b, size=size)
 
-    def _nodes_on_cut(self, x, t1, t2, sums, rows, rule):
-        """Nodes of ``rule`` (tanh-sinh if None) on ``[c, d]`` for the x of ``rows``."""
-        Pr = self._params(sums, rows)
-        t1r, t2r = t1[rows], t2[rows]
-        c = np.maximum(t2r, Pr["tlo"])
-        d = np.minimum(t1r, Pr["thi"])
-        _, fw, dl, dr, base = _pair_nodes(c, d, Pr, rule)
-        ratio = (Pr["wR"] / Pr["wB"])[:, None]
-        with np.errstate(invalid="ignore"):
-            sB = ratio * ((t1r - d)[:, None] + dr)  # s(t), from the right end point
-            one_sB = ratio * ((c - t2r)[:, None] + dl)  # 1 - s(t), from the left end point
-        return sB, one_sB, fw, Pr, base
+    def entropy(self) -> float:
+        """Differential entropy."""
+        a, b = self.a, self.b
+        return float(
+            sc.betaln(a, b)
+            - (a - 1) * sc.digamma(a)
+            - (b - 1) * sc.digamma(b)
+            + (a + b - 2) * sc.digamma(a + b)
+        )
 
-    def _full_nodes_at(self, t1, t2, sums, rows):
-        """The cached whole-span nodes, placed for the x of ``rows``."""
-        dl, dr, fw = self._full_nodes()
-        w = sums[rows] if self._many else 0
-        Pr = self._params(sums, rows)
-        ratio = (Pr["wR"] / Pr["wB"])[:, None]
-        sB = ratio * ((t1[rows] - Pr["thi"])[:, None] + dr[w])  # s(t), from the right end point
-        one_sB = ratio * ((Pr["tlo"] - t2[rows])[:, None] + dl[w])  # 1 - s(t), from the left
-        return sB, one_sB, np.broadcast_to(fw[w], sB.shape), Pr
-
-    def _params(self, sums, rows):
-        """Parameters of the sums of the x of ``rows`` (one sum: its own, broadcasting)."""
-        if not self._many:
-            return self.P
-        w = sums[rows]
-        return {key: val[w] for key, val in self.P.items()}
-
-    def _full_sum(self, x, t1, t2, sums, kinds, rows):
-        sB, one_sB, fw, Pr = self._full_nodes_at(t1, t2, sums, rows)
-        return _pair_sum(x[rows], sB, one_sB, fw, Pr, kinds)
+    def __repr__(self) -> str:
+        return f"BetaPosterior(a={self.a:g}, b={self.b:g})"
 
 
-def _pair_nodes(c, d, P, rule=None):
-    """Nodes of ``rule`` (tanh-sinh if None) on [c_r, d_r] per row: t, f_R(t) * weight, the
-    distances of the nodes to both end points, and R's mass outside: ``(P(R <= c), P(R > d))``.
+class PairedDifference(SumDistribution):
+    """Posterior of ``delta = sum_i w_i (p10_i - p01_i)`` with independent Dirichlet classes.
 
-    The density is evaluated relative to its mean (no large cancelling terms) and the weights
-    are normalised so that the rule integrates it to the exact mass of [c, d] (so the length
-    of the interval and the density's normalising constant cancel).
+    ``delta`` is the difference ``lambda_A - lambda_B`` of two classifiers' balanced accuracies
+    when both were tested on the same examples (Carrillo et al. (2014), eq. 14, with the correlation the paper's
+    independent treatment leaves out; see :func:`bacc.compare_paired`).
+
+    Parameters
+    ----------
+    alpha : array_like, shape (m, 4)
+        Dirichlet posterior parameters of each class, cells ordered ``(11, 10, 01, 00)``: both
+        right, only A right, only B right, both wrong. All > 0.
+    w : array_like, shape (m,)
+        Class weights (> 0; the balanced accuracy uses ``1/m``).
+    resolution : float, optional
+        Lattice steps per standard deviation of the narrowest class, halved (default 8).
+
+    Notes
+    -----
+    Deterministic: see the notes of :mod:`bacc._paired`. The scipy-like surface is that of
+    :class:`bacc.BetaSum`: ``pdf, logpdf, cdf, sf, ppf, isf, mean, var, std, median, mode,
+    interval, rvs, p_above, support``.
     """
-    left, right, wts = (_TS_LEFT, _TS_RIGHT, _TS_W) if rule is None else rule
-    width = np.maximum(d - c, 0.0)[:, None]
-    dl = width * left
-    dr = width * right
-    t = c[:, None] + dl
-    one_t = (1.0 - d)[:, None] + dr
-    m, m1 = P["mR"][:, None], 1.0 - P["mR"][:, None]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        lt = np.where(t < 0.5 * m, np.log(t / m), np.log1p((t - m) / m))
-        lu = np.where(one_t < 0.5 * m1, np.log(one_t / m1), np.log1p((one_t - m1) / m1))
-        logg = (P["aR"][:, None] - 1.0) * lt + (P["bR"][:, None] - 1.0) * lu
-        g = np.exp(logg - np.max(logg, axis=1, keepdims=True)) * wts
-        g = np.where(np.isfinite(g), g, 0.0)
-        # R's exact mass on [c, d]: both end points in one incomplete-beta evaluation
-        F, S = _beta.beta_tails(P["aR"], P["bR"], _unit(np.stack([d, c])))
-        mass = np.where(d <= P["mR"], F[0] - F[1], S[1] - S[0])
-        mass = np.where(width[:, 0] > 0, np.maximum(mass, 0.0), 0.0)
-        norm = np.sum(g, axis=1)
-        scale = np.where(norm > 0, mass / norm, 0.0)
-    return t, g * scale[:, None], dl, dr, (F[1], S[0])
 
+    def __init__(self, alpha, w, *, resolution: float = RHO) -> None:
+        alpha = np.asarray(alpha, dtype=float)
+        if alpha.ndim == 1:
+            alpha = alpha[None, :]
+        w = np.atleast_1d(np.asarray(w, dtype=float))
+        if alpha.ndim != 2 or alpha.shape[1] != 4 or alpha.shape[0] == 0:
+            raise BaccError(f"alpha must have shape (classes, 4), got {alpha.shape}")
+        if w.shape != (alpha.shape[0],):
+            raise BaccError(f"w must have one weight per class ({alpha.shape[0]}), got shape {w.shape}")
+        if not (np.all(np.isfinite(alpha)) and np.all(alpha > 0)):
+            raise BaccError("Dirichlet parameters must be finite and > 0")
+        if not (np.all(np.isfinite(w)) and np.all(w > 0)):
+            raise BaccError("class weights must be finite and > 0")
+        if not resolution >= 1:
+            raise BaccError("resolution must be >= 1")
+        self.alpha = alpha.copy()
+        self.weights = w.copy()
+        self._comp = PairedComponents(alpha)
+        c = self._comp
+        self._mean = float(np.sum(w * c.mean))
+        self._cvar = w**2 * c.var
+        self._var = float(np.sum(self._cvar))
+        self._m3 = float(np.sum(w**3 * c.m3))
+        self._support = (-float(np.sum(w)), float(np.sum(w)))
+        self._resolution = float(resolution)
+        self._prepared = False
 
-def _gauss_legendre_rule(n: int = 48):
-    x, w = np.polynomial.legendre.leggauss(n)
-    return (x + 1.0) / 2.0, (1.0 - x) / 2.0, w / 2.0
+    # ------------------------------------------------------------------------------------------
+    def _prepare(self) -> None:
+        if self._prepared:
+            return
+        ib, ids, folded = partition(self._cvar, self.weights * self._comp.mean)
+        self._ib = ib
+        self._offset = folded
+        self._table = None
+        if ids:
+            self._table = PairedTable(self._comp, self.weights, ib, ids, 2 * self._resolution)
+        self._prepared = True
 
+    @property
+    def error_estimate(self) -> float:
+        """Estimated absolute error of the tabulated CDF (0 for one class: direct quadrature)."""
+        self._prepare()
+        return 0.0 if self._table is None else float(self._table.error_estimate)
 
-_GL_RULE = _gauss_legendre_rule()
+    def _combine(self, x, kinds):
+        x = np.asarray(x, dtype=float) - self._offset
+        if self._table is not None:
+            return self._table.values(x, kinds)
+        wB = self.weights[self._ib]
+        v = self._comp.values(x / wB, np.full(x.size, self._ib), kinds)
+        if "pdf" in v:
+            v["pdf"] = v["pdf"] / wB
+        return v
 
+    def rvs(self, size=None, random_state=None):
+        """Random draws from the Dirichlet model (Monte Carlo; never used by default)."""
+        rng = np.random.default_rng(random_state)
+        shape = () if size is None else (size if isinstance(size, tuple) else (int(size),))
+        g = rng.standard_gamma(self.alpha, size=shape + self.alpha.shape)
+        d = (g[..., 1] - g[..., 2]) / g.sum(axis=-1)
+        out = d @ self.weights
+        return float(out) if size is None else out
 
-def _is_integer(v):
-    return np.abs(v - np.round(v)) < 1e-12
-
-
-def _pair_sum(x, sB, one_sB, fw, P, kinds, base=None):
-    """Sum of the quadrature: ``F_B(s(t))`` (or its complement, or ``f_B``) times R's weights.
-
-    ``sB`` and ``one_sB`` are ``s(t)`` and ``1 - s(t)``, each computed from its own end point;
-    the smaller of the two is the accurate one. ``base = (P(R <= c), P(R > d))``, R's mass
-    below and above the integration range, is added to the cdf and the sf: below ``c = t2``
-    the function ``F_B(s(t))`` is 1, above ``d = t1`` it is 0; where the range is R's span
-    instead, that mass is below 1e-14 (and it is left out for the whole-span rule).
-    """
-    small = sB <= 0.5
-    s_acc = _unit(np.where(small, sB, 1.0 - one_sB))
-    one_s = _unit(np.where(small, 1.0 - sB, one_sB))
-    aB, bB = P["aB"][:, None], P["bB"][:, None]
-    out = {}
-    if "cdf" in kinds or "sf" in kinds:
-        # one incomplete beta per node, in the tail where it is accurate:
-        # v = F_B(s) where s <= 1/2, else 1 - F_B(s) = I_{1-s}(b, a)
-        v = sc.betainc(np.where(small, aB, bB), np.where(small, bB, aB), np.where(small, s_acc, one_s))
-        if "cdf" in kinds:
-            out["cdf"] = np.sum(np.where(small, v, 1.0 - v) * fw, axis=1)
-        if "sf" in kinds:
-            out["sf"] = np.sum(np.where(small, 1.0 - v, v) * fw, axis=1)
-        if base is not None:
-            if "cdf" in kinds:
-                out["cdf"] += base[0]
-            if "sf" in kinds:
-                out["sf"] += base[1]
-    if "pdf" in kinds or "dpdf" in kinds:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-            logfB = sc.xlogy(aB - 1.0, s_acc) + sc.xlogy(bB - 1.0, one_s) - P["lbB"][:, None]
-            terms = np.exp(logfB) * fw
-            if "dpdf" in kinds:
-                # d/ds of B's density: f_B(s) ((a - 1) / s - (b - 1) / (1 - s))
-                dterms = terms * ((aB - 1.0) / s_acc - (bB - 1.0) / one_s)
-        out["pdf"] = np.sum(np.where(np.isfinite(terms), terms, 0.0), axis=1) / P["wB"]
-        if "dpdf" in kinds:
-            wB2 = P["wB"] * P["wB"]
-            out["dpdf"] = np.sum(np.where(np.isfinite(dterms), dterms, 0.0), axis=1) / wB2
-    return out
-
-
-def _unit(v):
-    """Clip to [0, 1] (a ufunc pair: cheaper than ``np.clip`` on small arrays)."""
-    return np.minimum(np.maximum(v, 0.0), 1.0)
-
-
-def _fft_size(n: int) -> int:
-    from scipy.fft import next_fast_len
-
-    return int(next_fast_len(int(n), real=True))
+    def __repr__(self) -> str:
+        return (
+            f"PairedDifference(classes={self.alpha.shape[0]}, mean={self._mean:.6g}, "
+            f"std={self.std():.3g})"
+        )

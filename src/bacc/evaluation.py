@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics
-from ._validate import check_confidence, check_prior, check_weights
+from ._engine.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix
 from .posterior import (
     BalancedAccuracyPosterior,
@@ -116,14 +116,14 @@ class Evaluation:
         self, confidence=None, metric: str = "balanced_accuracy", sides: str = "two", **kw
     ):
         """Frequentist exact (Clopper-Pearson / union-bound) interval; see :func:`bacc.exact_interval`."""
-        from .exact import exact_interval
+        from .intervals import exact_interval
 
         c = self.confidence if confidence is None else confidence
         return exact_interval(self.confusion, confidence=c, metric=metric, sides=sides, **kw)
 
     def plot(self, **kwargs):
         """Posterior density of the balanced accuracy (see :func:`bacc.plot.plot_posterior`)."""
-        from .plot import plot_posterior
+        from .display.plot import plot_posterior
 
         return plot_posterior(self, **kwargs)
 
@@ -143,12 +143,12 @@ class Evaluation:
         }
 
     def __str__(self) -> str:
-        from ._text import evaluation_table
+        from .display.text import evaluation_table
 
         return evaluation_table(self)
 
     def _repr_html_(self) -> str:
-        from ._text import evaluation_html
+        from .display.text import evaluation_html
 
         return evaluation_html(self)
 

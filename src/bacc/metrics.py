@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_weights
+from ._engine.validate import check_weights
 from .confusion import as_confusion_matrix
 
 __all__ = [

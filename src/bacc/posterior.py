@@ -12,12 +12,10 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy import special as sc
 
-from . import _beta
-from ._validate import check_prior, check_probabilities, check_weights
+from ._engine.validate import check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix
-from .distributions import BetaSum, ContinuousDistribution, beta_mode
+from .distributions import BetaPosterior, BetaSum
 from .errors import BaccError, BaccWarning
 
 __all__ = [
@@ -27,120 +25,6 @@ __all__ = [
     "posterior_class_accuracies",
     "posterior_balanced_accuracy",
 ]
-
-
-class BetaPosterior(ContinuousDistribution):
-    """A Beta(a, b) distribution with the surface of a frozen ``scipy.stats.beta``.
-
-    Quantiles are verified against the CDF and refined (scipy's Beta quantile is wrong at
-    large parameters; see :mod:`bacc._beta`).
-
-    Parameters
-    ----------
-    a, b : float
-        Shape parameters, > 0.
-
-    Examples
-    --------
-    >>> import bacc
-    >>> post = bacc.BetaPosterior(43, 4)
-    >>> round(post.mean(), 4)
-    0.9149
-    """
-
-    def __init__(self, a: float, b: float) -> None:
-        a, b = float(a), float(b)
-        if not (np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0):
-            raise BaccError(f"Beta parameters must be finite and > 0, got a={a!r}, b={b!r}")
-        self.a = a
-        self.b = b
-
-    @property
-    def args(self) -> tuple[float, float]:
-        """``(a, b)``, as ``scipy.stats`` frozen distributions expose them."""
-        return (self.a, self.b)
-
-    def support(self) -> tuple[float, float]:
-        """``(0, 1)``."""
-        return (0.0, 1.0)
-
-    def _x(self, x):
-        try:
-            return np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise BaccError(f"x must be numbers, got {x!r}") from None
-
-    def cdf(self, x):
-        """``I_x(a, b)``."""
-        x = self._x(x)
-        out = _beta.beta_cdf(x, self.a, self.b)
-        return out if out.shape else float(out)
-
-    def sf(self, x):
-        """``1 - I_x(a, b)`` without cancellation."""
-        x = self._x(x)
-        out = _beta.beta_sf(x, self.a, self.b)
-        return out if out.shape else float(out)
-
-    def pdf(self, x):
-        """Density (Brodersen et al. (2010), eq. 2)."""
-        x = self._x(x)
-        out = _beta.beta_pdf(x, self.a, self.b)
-        return out if out.shape else float(out)
-
-    def logpdf(self, x):
-        """Log density."""
-        x = self._x(x)
-        out = _beta.beta_logpdf(x, self.a, self.b)
-        return out if out.shape else float(out)
-
-    def ppf(self, q):
-        """Quantile (Brodersen et al. (2010), eq. 4 for the median), verified against the CDF."""
-        q = check_probabilities(q)
-        out = _beta.beta_ppf(q, self.a, self.b)
-        return out if np.ndim(out) else float(out)
-
-    def isf(self, q):
-        """Inverse survival function."""
-        q = check_probabilities(q)
-        out = _beta.beta_isf(q, self.a, self.b)
-        return out if np.ndim(out) else float(out)
-
-    def mean(self) -> float:
-        """``a / (a + b)`` (Brodersen et al. (2010), eq. 3, Carrillo et al. (2014) eq. 10)."""
-        return self.a / (self.a + self.b)
-
-    def var(self) -> float:
-        """``a b / ((a + b)^2 (a + b + 1))``."""
-        s = self.a + self.b
-        return self.a * self.b / (s * s * (s + 1.0))
-
-    def mode(self) -> float:
-        """``(a - 1) / (a + b - 2)`` (Brodersen et al. (2010), eq. 5, Carrillo et al. (2014) eq. 11) when both exceed 1.
-
-        With ``a <= 1 < b`` the density is largest at 0, with ``b <= 1 < a`` at 1 (a class
-        without errors under a flat prior); for ``a = b = 1`` (uniform) every point is a mode and
-        0.5 is returned; for ``a, b < 1`` the larger of the two end points.
-        """
-        return beta_mode(self.a, self.b)
-
-    def rvs(self, size=None, random_state=None):
-        """Random draws."""
-        rng = np.random.default_rng(random_state)
-        return rng.beta(self.a, self.b, size=size)
-
-    def entropy(self) -> float:
-        """Differential entropy."""
-        a, b = self.a, self.b
-        return float(
-            sc.betaln(a, b)
-            - (a - 1) * sc.digamma(a)
-            - (b - 1) * sc.digamma(b)
-            + (a + b - 2) * sc.digamma(a + b)
-        )
-
-    def __repr__(self) -> str:
-        return f"BetaPosterior(a={self.a:g}, b={self.b:g})"
 
 
 class BalancedAccuracyPosterior(BetaSum):

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import check_confidence, check_prior
+from ._engine.validate import check_confidence, check_prior
 from .confusion import ConfusionMatrix
 from .errors import BaccError, BaccWarning
 from .evaluation import Evaluation, evaluate

@@ -28,10 +28,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import _text
-from . import io as bio
-from ._progress import Progress
-from .errors import BaccError
+from .. import readers as bio
+from ..display import text as _text
+from ..errors import BaccError
+from ..progress import Progress
 
 __all__ = ["main"]
 
@@ -90,14 +90,14 @@ def compare_independent(ev_a, ev_b, *, rope: float, confidence: float, names: tu
 
     The evaluations carry their own prior and class weights.
     """
-    fn = _library("compare", "compare", "issue 4: compare and rank classifiers")
+    from ..comparison import compare as fn
     return fn(ev_a, ev_b, rope=rope, confidence=confidence, names=names)
 
 
 def compare_on_same_examples(y_true, pred_a, pred_b, *, labels, rope: float, confidence: float,
                              prior, weights, names: tuple[str, str]):
     """``bacc.compare.compare_paired(y_true, pred_a, pred_b, ...)`` (issue 4)."""
-    fn = _library("compare", "compare_paired", "issue 4: compare and rank classifiers")
+    from ..comparison import compare_paired as fn
     return fn(list(y_true), list(pred_a), list(pred_b), labels=list(labels), rope=rope,
               confidence=confidence, prior=_dirichlet_prior(prior), weights=weights, names=names)
 
@@ -109,7 +109,7 @@ def _dirichlet_prior(prior) -> float:
     concentration ``c`` per cell gives the marginal ``Beta(k + 2c, n - k + 2c)``: the flat
     prior is ``c = 1/2``, Jeffreys' ``c = 1/4``.
     """
-    from ._validate import check_prior
+    from .._engine.validate import check_prior
 
     a, b = check_prior(prior, 1) if not isinstance(prior, list) else (None, None)
     if a is None or a[0] != b[0]:
@@ -122,7 +122,7 @@ def _dirichlet_prior(prior) -> float:
 
 def rank_evaluations(named: dict, *, random_state):
     """``bacc.compare.rank(evaluations)`` (issue 4), with the names as keys."""
-    fn = _library("compare", "rank", "issue 4: compare and rank classifiers")
+    from ..comparison import rank as fn
     return fn(named, random_state=random_state)
 
 
@@ -154,9 +154,8 @@ def _stats_options(args) -> dict:
 
 
 def _evaluate_item(item: bio.Item, args) -> Evaluated:
-    from . import evaluate
-    from .approx import fold_sem_interval
-    from .exact import class_intervals, exact_interval
+    from .. import evaluate
+    from ..intervals import class_intervals, exact_interval, fold_sem_interval
 
     opts = _stats_options(args)
     weights = bio.parse_weights(args.weights, item.confusion.labels)
@@ -353,7 +352,7 @@ def _batch_summary(items: Sequence[bio.Item], args):
         return None
     import numpy as np
 
-    from .batch import evaluate_many
+    from ..batch import evaluate_many
 
     opts = _stats_options(args)
     try:
@@ -489,7 +488,7 @@ def _cmd_rank(args) -> int:
 
 
 def _cmd_coverage(args) -> int:
-    from .coverage import COVERAGE_METHODS, CoverageResult, coverage
+    from ..simulation import COVERAGE_METHODS, CoverageResult, coverage
 
     if args.sizes or args.accuracies:
         if not (args.sizes and args.accuracies):
@@ -570,7 +569,7 @@ def _pictures_wanted(no_pictures: bool) -> bool:
 
 
 def _entries(results: Sequence[Evaluated], notes: dict | None = None, short: dict | None = None):
-    from .report import ReportEntry
+    from ..display.report import ReportEntry
 
     notes = notes or {}
     short = short or {}
@@ -585,7 +584,7 @@ def _entries(results: Sequence[Evaluated], notes: dict | None = None, short: dic
 
 
 def _cmd_report(args) -> int:
-    from .report import Comparison, Section, render_report, write_report
+    from ..display.report import Comparison, Section, render_report, write_report
 
     _check_rope(args)
     results = _evaluate_all(args)
@@ -623,8 +622,8 @@ def _demo_args(**kw) -> argparse.Namespace:
 
 
 def _cmd_demo(args) -> int:
-    from . import ConfusionMatrix
-    from .report import Comparison, Section, render_report, write_report
+    from .. import ConfusionMatrix
+    from ..display.report import Comparison, Section, render_report, write_report
 
     opts = _demo_args(confidence=args.confidence)
     data = json.loads(Path(_data_path("paper_examples.json")).read_text(encoding="utf-8"))
@@ -811,7 +810,7 @@ def build_parser() -> argparse.ArgumentParser:
             Run 'bacc COMMAND --help' for the options of each command.
         """),
     )
-    from . import __version__
+    from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"bacc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

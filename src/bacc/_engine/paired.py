@@ -50,24 +50,21 @@ import numpy as np
 from scipy import fft as sfft
 from scipy import special as sc
 
-from . import _beta
-from ._grid import GridTable, _convolve_all, _extrapolation_weights, tabulate
-from .distributions import SumDistribution, _tanh_sinh_rule
-from .errors import BaccError
+from . import beta as _beta
+from .lattice import GridTable, _convolve_all, _extrapolation_weights, tabulate
+from .pair import tanh_sinh_rule
 
-__all__ = ["PairedDifference", "dirichlet_difference_moments"]
+__all__ = ["PairedTable", "PairedComponents", "dirichlet_difference_moments"]
 
 _S_TAIL = 1e-17  # mass of S left out at each end of the quadrature interval
 _D_TAIL = 1e-16  # mass of p10 / p01 left out at each end when bounding a lattice component
-_TINY = 3e-4  # relative spread below which a lattice component is folded in by its mean
-_RHO = 8.0  # lattice steps per standard deviation (halved: 16) of the narrowest component
 _MAX_POINTS = 2**19
 _CHUNK = 4096  # points per vectorised quadrature call (memory: points x nodes)
 _TARGET_ERROR = 1e-9  # refine the lattice while the error estimate exceeds this
 _LEVELS = 3  # lattice steps h, h/2, h/4
 
 
-_TS = _tanh_sinh_rule(1.0 / 16.0)
+_TS = tanh_sinh_rule(1.0 / 16.0)
 
 
 def dirichlet_difference_moments(alpha) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -118,7 +115,7 @@ def _beta_logpdf(x, one_x, a, b, lbeta):
         return sc.xlogy(a - 1.0, x) + sc.xlogy(b - 1.0, one_x) - lbeta
 
 
-class _Components:
+class PairedComponents:
     """Per-class quantities of ``D_i = S_i (2 U_i - 1)`` and one-sided quadratures."""
 
     def __init__(self, alpha: np.ndarray) -> None:
@@ -263,7 +260,7 @@ class _Components:
         return self.lower(xs, idx, upper, ("stoploss",))["stoploss"]
 
 
-def _lattice_masses(comp: _Components, ids, w, lo, hi, h, cheb: _ChebCDF | None = None):
+def _lattice_masses(comp: PairedComponents, ids, w, lo, hi, h, cheb: _ChebCDF | None = None):
     """Triangular (mean-preserving) masses of each ``w_i D_i`` on the lattice ``j h``.
 
     The mass at ``x_j`` is the second difference of the stop-loss transform, divided by
@@ -326,7 +323,7 @@ class _ChebCDF:
     the direct lattice evaluation.
     """
 
-    def __init__(self, comp: _Components, ids, lo, hi) -> None:
+    def __init__(self, comp: PairedComponents, ids, lo, hi) -> None:
         self.ok: dict[int, bool] = {}
         self.pieces: dict[int, list] = {}
         todo = []
@@ -425,7 +422,7 @@ class PairedTable(GridTable):
     construction differs (Dirichlet-difference components instead of Beta components).
     """
 
-    def __init__(self, comp: _Components, w, ib: int, ids: list[int], resolution: float) -> None:
+    def __init__(self, comp: PairedComponents, w, ib: int, ids: list[int], resolution: float) -> None:
         w = np.asarray(w, dtype=float)
         sd = w * np.sqrt(comp.var)
         lo, hi = comp.span()
@@ -547,111 +544,3 @@ class PairedTable(GridTable):
             return np.array([])
         sums = {float(np.dot(c, wu)) for c in itertools.product((-1, 0, 1), repeat=wu.size)}
         return np.array(sorted(sums))
-
-
-class PairedDifference(SumDistribution):
-    """Posterior of ``delta = sum_i w_i (p10_i - p01_i)`` with independent Dirichlet classes.
-
-    ``delta`` is the difference ``lambda_A - lambda_B`` of two classifiers' balanced accuracies
-    when both were tested on the same examples (Carrillo et al. (2014), eq. 14, with the correlation the paper's
-    independent treatment leaves out; see :func:`bacc.compare_paired`).
-
-    Parameters
-    ----------
-    alpha : array_like, shape (m, 4)
-        Dirichlet posterior parameters of each class, cells ordered ``(11, 10, 01, 00)``: both
-        right, only A right, only B right, both wrong. All > 0.
-    w : array_like, shape (m,)
-        Class weights (> 0; the balanced accuracy uses ``1/m``).
-    resolution : float, optional
-        Lattice steps per standard deviation of the narrowest class, halved (default 8).
-
-    Notes
-    -----
-    Deterministic: see the notes of :mod:`bacc._paired`. The scipy-like surface is that of
-    :class:`bacc.BetaSum`: ``pdf, logpdf, cdf, sf, ppf, isf, mean, var, std, median, mode,
-    interval, rvs, p_above, support``.
-    """
-
-    def __init__(self, alpha, w, *, resolution: float = _RHO) -> None:
-        alpha = np.asarray(alpha, dtype=float)
-        if alpha.ndim == 1:
-            alpha = alpha[None, :]
-        w = np.atleast_1d(np.asarray(w, dtype=float))
-        if alpha.ndim != 2 or alpha.shape[1] != 4 or alpha.shape[0] == 0:
-            raise BaccError(f"alpha must have shape (classes, 4), got {alpha.shape}")
-        if w.shape != (alpha.shape[0],):
-            raise BaccError(f"w must have one weight per class ({alpha.shape[0]}), got shape {w.shape}")
-        if not (np.all(np.isfinite(alpha)) and np.all(alpha > 0)):
-            raise BaccError("Dirichlet parameters must be finite and > 0")
-        if not (np.all(np.isfinite(w)) and np.all(w > 0)):
-            raise BaccError("class weights must be finite and > 0")
-        if not resolution >= 1:
-            raise BaccError("resolution must be >= 1")
-        self.alpha = alpha.copy()
-        self.weights = w.copy()
-        self._comp = _Components(alpha)
-        c = self._comp
-        self._mean = float(np.sum(w * c.mean))
-        self._cvar = w**2 * c.var
-        self._var = float(np.sum(self._cvar))
-        self._m3 = float(np.sum(w**3 * c.m3))
-        self._support = (-float(np.sum(w)), float(np.sum(w)))
-        self._resolution = float(resolution)
-        self._prepared = False
-
-    # ------------------------------------------------------------------------------------------
-    def _prepare(self) -> None:
-        if self._prepared:
-            return
-        sd = np.sqrt(self._cvar)
-        order = np.argsort(sd, kind="stable")
-        ib = int(order[-1])
-        rest = [int(i) for i in order[:-1]]
-        folded = 0.0
-        ids: list[int] = []
-        if rest:
-            var_rest = float(np.sum(self._cvar[rest]))
-            for i in rest:
-                others = var_rest - self._cvar[i]
-                if others > 0 and sd[i] < _TINY * np.sqrt(others):
-                    folded += self.weights[i] * self._comp.mean[i]
-                else:
-                    ids.append(i)
-        self._ib = ib
-        self._offset = folded
-        self._table = None
-        if ids:
-            self._table = PairedTable(self._comp, self.weights, ib, ids, 2 * self._resolution)
-        self._prepared = True
-
-    @property
-    def error_estimate(self) -> float:
-        """Estimated absolute error of the tabulated CDF (0 for one class: direct quadrature)."""
-        self._prepare()
-        return 0.0 if self._table is None else float(self._table.error_estimate)
-
-    def _combine(self, x, kinds):
-        x = np.asarray(x, dtype=float) - self._offset
-        if self._table is not None:
-            return self._table.values(x, kinds)
-        wB = self.weights[self._ib]
-        v = self._comp.values(x / wB, np.full(x.size, self._ib), kinds)
-        if "pdf" in v:
-            v["pdf"] = v["pdf"] / wB
-        return v
-
-    def rvs(self, size=None, random_state=None):
-        """Random draws from the Dirichlet model (Monte Carlo; never used by default)."""
-        rng = np.random.default_rng(random_state)
-        shape = () if size is None else (size if isinstance(size, tuple) else (int(size),))
-        g = rng.standard_gamma(self.alpha, size=shape + self.alpha.shape)
-        d = (g[..., 1] - g[..., 2]) / g.sum(axis=-1)
-        out = d @ self.weights
-        return float(out) if size is None else out
-
-    def __repr__(self) -> str:
-        return (
-            f"PairedDifference(classes={self.alpha.shape[0]}, mean={self._mean:.6g}, "
-            f"std={self.std():.3g})"
-        )

@@ -22,20 +22,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._beta import beta_isf, beta_ppf
-from ._validate import check_confidence, check_prior, check_weights
-from .approx import balanced_wald, jeffreys_bounds, wald_bounds, wilson_bounds
-from .confusion import ConfusionMatrix
-from .errors import BaccError
-from .exact import (
-    _BUEHLER_MAX_SUPPORT,
-    buehler_bounds,
-    check_metric,
-    check_sides,
+from ._engine.beta import beta_isf, beta_ppf
+from ._engine.bounds import (
+    balanced_wald,
     cp_bounds,
+    jeffreys_bounds,
     per_bound_alpha,
     tail_level,
+    wald_bounds,
+    wilson_bounds,
 )
+from ._engine.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
+from ._engine.validate import (
+    check_confidence,
+    check_metric,
+    check_prior,
+    check_sides,
+    check_weights,
+)
+from .confusion import ConfusionMatrix
+from .errors import BaccError
 
 __all__ = ["COVERAGE_METHODS", "CoverageResult", "MethodCoverage", "coverage"]
 
@@ -250,8 +256,8 @@ def _bayes_accuracy(kt, nt, alpha, sides, prior) -> tuple[np.ndarray, np.ndarray
 def _buehler_sim(k, n, w, alpha, sides) -> tuple[np.ndarray, np.ndarray]:
     if k.shape[1] != 2:
         raise BaccError("method 'buehler' is implemented for two classes")
-    if n.max() > _BUEHLER_MAX_SUPPORT:
-        raise BaccError(f"method 'buehler' needs at most {_BUEHLER_MAX_SUPPORT} examples per class")
+    if n.max() > BUEHLER_MAX_SUPPORT:
+        raise BaccError(f"method 'buehler' needs at most {BUEHLER_MAX_SUPPORT} examples per class")
     if w[0] == w[1]:
         # the bound depends on the statistic k1 n2 + k2 n1 only
         key = k[:, 0].astype(np.int64) * int(n[1]) + k[:, 1].astype(np.int64) * int(n[0])

@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import BaccError
+from ..errors import BaccError
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .confusion import ConfusionMatrix
-    from .evaluation import Evaluation
+    from ..confusion import ConfusionMatrix
+    from ..evaluation import Evaluation
 
 __all__ = [
     "plot_class_accuracies",
@@ -377,7 +377,7 @@ def plot_class_accuracies(
     if exact is None:
         exact = ev.exact_interval()
     if class_exact is None:
-        from .exact import class_intervals
+        from ..intervals import class_intervals
 
         class_exact = class_intervals(ev.confusion, ev.confidence)
     rows = [("balanced accuracy", ev.sample_balanced_accuracy, exact.lower, exact.upper,

@@ -44,7 +44,7 @@ import itertools
 import numpy as np
 from scipy import fft as sfft
 
-from . import _beta
+from . import beta as _beta
 
 __all__ = ["GridTable"]
 

@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from .confusion import ConfusionMatrix, _jsonable
-from .errors import BaccError, BaccWarning
+from ..confusion import ConfusionMatrix, _jsonable
+from ..errors import BaccError, BaccWarning
 
 __all__ = ["GroupedCounts", "counts", "counts_from_long"]
 
@@ -671,7 +671,7 @@ def _first_line(exc: BaseException) -> str:
 
 def _run_with_progress(con, sql: str, params: list, progress: bool, label: str) -> list:
     """Run ``sql`` on ``con``; on a terminal, draw DuckDB's own progress estimate meanwhile."""
-    from ._progress import Progress
+    from ..progress import Progress
 
     bar = Progress(100.0, label, enabled=progress)
     if not bar.on:
@@ -954,7 +954,7 @@ def _short(v) -> str:
 
 
 def _order(values: list) -> tuple:
-    from .io import label_order
+    from ..readers import label_order
 
     return label_order(values)
 

@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics
-from ._paired import PairedDifference
-from ._text import align
-from ._validate import as_label_sequence, check_confidence, check_weights
+from ._engine.validate import as_label_sequence, check_confidence, check_weights
 from .confusion import ConfusionMatrix, _jsonable, as_confusion_matrix
-from .distributions import BetaSum, ContinuousDistribution
+from .display.text import align
+from .distributions import BetaSum, ContinuousDistribution, PairedDifference
 from .errors import BaccError
 from .evaluation import Evaluation
 from .posterior import _included_classes, balanced_components
+from .significance import McNemarTest, mcnemar_exact
 
 __all__ = [
     "Comparison",
@@ -78,36 +78,6 @@ def _html_table(header, rows) -> str:
 
 # ----------------------------------------------------------------------------------------------
 # results
-@dataclass(frozen=True)
-class McNemarTest:
-    """Exact McNemar test of equal accuracy for two classifiers on the same examples.
-
-    Under the null hypothesis (equal accuracy) each discordant example (exactly one classifier
-    right) is equally likely to favour either, so ``only_a ~ Binomial(only_a + only_b, 1/2)``;
-    the two-sided p-value doubles the smaller tail (capped at 1).
-
-    Attributes
-    ----------
-    only_a, only_b : int
-        Examples that only A (only B) classified correctly.
-    p_value : float
-        Two-sided exact p-value.
-    """
-
-    only_a: int
-    only_b: int
-    p_value: float
-
-    @property
-    def discordant(self) -> int:
-        """Number of examples on which the classifiers disagree in correctness."""
-        return self.only_a + self.only_b
-
-    def to_dict(self) -> dict:
-        """Plain JSON-able dict."""
-        return {"only_a": self.only_a, "only_b": self.only_b, "p_value": self.p_value}
-
-
 @dataclass(frozen=True, eq=False)
 class Comparison:
     """Result of :func:`compare` or :func:`compare_paired`. Frozen; print it or ``to_dict()``.
@@ -160,7 +130,7 @@ class Comparison:
 
     def plot(self, **kwargs):
         """Density of the difference with P(A > B) (see :func:`bacc.plot.plot_difference`)."""
-        from .plot import plot_difference
+        from .display.plot import plot_difference
 
         return plot_difference(self, **kwargs)
 
@@ -559,31 +529,6 @@ def compare(
         mcnemar=None,
         **_summaries(diff, r, c),
     )
-
-
-def mcnemar_exact(only_a: int, only_b: int) -> McNemarTest:
-    """Exact (binomial) McNemar test from the discordant counts.
-
-    ``p = min(1, 2 P(X <= min(only_a, only_b)))`` with ``X ~ Binomial(only_a + only_b, 1/2)``;
-    ``p = 1`` when there are no discordant examples.
-
-    Examples
-    --------
-    >>> from bacc.compare import mcnemar_exact
-    >>> round(mcnemar_exact(12, 3).p_value, 6)
-    0.035156
-    """
-    from scipy import stats
-
-    for name, v in (("only_a", only_a), ("only_b", only_b)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-            raise BaccError(f"{name} must be a non-negative integer, got {v!r}")
-    n = int(only_a) + int(only_b)
-    if n == 0:
-        p = 1.0
-    else:
-        p = float(min(1.0, 2.0 * stats.binom.cdf(min(only_a, only_b), n, 0.5)))
-    return McNemarTest(only_a=int(only_a), only_b=int(only_b), p_value=p)
 
 
 def _check_dirichlet_prior(prior) -> np.ndarray:

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import _text
-from .errors import BaccError
+from ..errors import BaccError
+from . import text as _text
 
 __all__ = ["Comparison", "ReportEntry", "Section", "render_report", "write_report"]
 
@@ -400,7 +400,7 @@ def render_report(
     str
         The whole HTML document.
     """
-    from . import __version__
+    from .. import __version__
 
     if isinstance(sections, Section):
         sections = [sections]

@@ -7,9 +7,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .errors import BaccError
+from ..errors import BaccError
 
-__all__ = ["check_confidence", "check_probabilities", "check_prior", "check_weights"]
+__all__ = [
+    "check_confidence",
+    "check_method",
+    "check_metric",
+    "check_probabilities",
+    "check_prior",
+    "check_sides",
+    "check_weights",
+]
+
+SIDES = ("two", "lower", "upper")
+METRICS = ("balanced_accuracy", "accuracy")
 
 
 def check_confidence(confidence: float, name: str = "confidence") -> float:
@@ -94,3 +105,25 @@ def as_label_sequence(values, name: str) -> Sequence:
     if arr.ndim != 1:
         raise BaccError(f"{name} must be one-dimensional, got shape {arr.shape}")
     return list(arr)
+
+
+def check_sides(sides: str) -> str:
+    """Return ``sides`` if it is one of ``"two"``, ``"lower"``, ``"upper"``, else raise."""
+    if not isinstance(sides, str) or sides not in SIDES:
+        raise BaccError(f"sides must be 'two', 'lower' or 'upper', got {sides!r}")
+    return sides
+
+
+def check_metric(metric: str) -> str:
+    """Return ``metric`` if it is ``"balanced_accuracy"`` or ``"accuracy"``, else raise."""
+    if not isinstance(metric, str) or metric not in METRICS:
+        raise BaccError(f"metric must be 'balanced_accuracy' or 'accuracy', got {metric!r}")
+    return metric
+
+
+def check_method(method: str, allowed: Sequence[str], what: str) -> str:
+    """Return ``method`` if it is in ``allowed``, else raise naming the choices."""
+    if not isinstance(method, str) or method not in allowed:
+        choices = ", ".join(repr(m) for m in allowed)
+        raise BaccError(f"unknown {what} method {method!r}; choose one of {choices}")
+    return method

@@ -1,0 +1,991 @@
+"""Confidence intervals for the accuracy and the balanced accuracy: exact and approximate.
+
+An **exact** bound holds on at least the stated share of test sets, whatever the true accuracies
+(Sandler & Dirac 2024, "Constructing a 95% upper confidence bound"); a Bayesian credible interval
+(:mod:`bacc.posterior`) answers a different question. An **approximate** interval is what many
+papers still report; none is guaranteed to hold on the stated share of test sets
+(:func:`bacc.coverage` measures how often each one does). They are here so that a reported
+number can be reproduced and put next to an exact one.
+
+Exact methods (``exact_interval(method=...)``):
+
+* **Clopper-Pearson** bounds for one proportion (Sandler & Dirac 2024, definitions of the
+  binomial upper and lower confidence bounds), computed as Beta quantiles::
+
+      lower = Beta.ppf(alpha, k, n - k + 1)      (0 when k = 0)
+      upper = Beta.isf(alpha, k + 1, n - k)      (1 when k = n)
+
+  with every quantile verified against ``betainc`` (scipy's inverse fails at large counts).
+* ``"union"``: average the per-class lower and upper bounds, each one-sided bound at
+  ``delta / (2 l)`` (two-sided; ``delta / 4`` for two classes) or ``delta / l`` (one-sided)
+  (Sandler & Dirac 2024, "Constructing the bound for balanced accuracy" and appendix A).
+* ``"sidak"``: the classes' test examples are independent, so the per-class intervals fail
+  independently. A two-sided per-class interval fails with probability at most ``2 alpha``
+  (its two failures are disjoint events), so ``prod_i (1 - 2 alpha) >= 1 - delta`` needs
+  ``alpha = (1 - (1 - delta)^(1/l)) / 2``; one-sided: ``alpha = 1 - (1 - delta)^(1/l)``.
+  (The level ``1 - (1 - delta)^(1/(2l))`` that treats the lower and upper failure of one class as
+  independent is *not* valid: for one class it gives 94.9 % coverage at a nominal 95 %.)
+* ``"buehler"`` (two classes): the exact confidence bound obtained by inverting the test of the
+  balanced accuracy whose statistic is its estimate, with the nuisance parameter maximised over
+  (Buehler 1957).
+
+Approximate methods (``approx_interval(method=...)``):
+
+* ``"wald"``: normal approximation ``p_hat +- z sqrt(p_hat (1 - p_hat) / n)`` (Sandler & Dirac
+  2024, "Comparison with intervals based on the normal approximation"); for the balanced accuracy
+  ``sum w_i p_i +- z sqrt(sum w_i^2 p_i (1 - p_i) / n_i)``. It collapses to a point when a class
+  has no errors ("clearly unbelievable") and can leave [0, 1]; it is **not clipped**.
+* ``"wilson"``: Wilson score interval (Wilson 1927).
+* ``"jeffreys"``: equal-tailed interval of the Beta(k + 1/2, n - k + 1/2) posterior, with the
+  lower end 0 when k = 0 and the upper end 1 when k = n (Brown, Cai & DasGupta 2001).
+  For the balanced accuracy, ``"wilson"`` and ``"jeffreys"`` average per-class bounds at the
+  union-bound level (``delta / (2 l)`` per bound), i.e. the union bound with the exact per-class
+  intervals swapped for these approximate ones.
+* ``"fold-sem"``: mean of the fold accuracies +- a multiple of their standard error, from a list
+  of fold confusion matrices (Brodersen et al. 2010, section II: "may easily lead to error bars
+  including values above 100%"). **Not clipped**: ``exceeds_unit_interval`` says when it leaves
+  [0, 1].
+
+References
+----------
+Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial limits illustrated in
+the case of the binomial. Biometrika 26, 404-413.
+Buehler, R. J. (1957). Confidence intervals for the product of two binomial parameters.
+JASA 52, 482-493.
+Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference.
+JASA 22, 209-212.
+Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a binomial proportion.
+Statistical Science 16, 101-133.
+Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced accuracy and
+its posterior distribution. Proc. 20th ICPR, 3121-3124.
+Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals for balanced
+accuracy. Groundlight blog, 16 January 2024.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._engine.bounds import (
+    KERNELS,
+    balanced_wald,
+    cp_bounds,
+    normal_quantile,
+    per_bound_alpha,
+    tail_level,
+)
+from ._engine.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
+from ._engine.validate import (
+    check_confidence,
+    check_method,
+    check_metric,
+    check_sides,
+    check_weights,
+)
+from .confusion import ConfusionMatrix, _jsonable, as_confusion_matrix
+from .errors import BaccError, BaccWarning
+
+__all__ = [
+    "APPROX_METHODS",
+    "EXACT_METHODS",
+    "ApproxInterval",
+    "ClassInterval",
+    "ExactInterval",
+    "approx_class_intervals",
+    "approx_interval",
+    "class_intervals",
+    "clopper_pearson",
+    "exact_interval",
+    "fold_sem_interval",
+]
+
+#: Methods for the exact interval of the balanced accuracy.
+EXACT_METHODS = ("union", "sidak", "buehler")
+#: Methods of :func:`approx_interval`.
+APPROX_METHODS = ("wald", "wilson", "jeffreys", "fold-sem")
+CLASS_METHODS = ("wald", "wilson", "jeffreys")
+
+_METHOD_TITLES = {
+    "clopper-pearson": "Clopper-Pearson",
+    "union": "union bound over per-class Clopper-Pearson bounds, Sandler & Dirac (2024)",
+    "sidak": "Šidák bound over per-class Clopper-Pearson bounds",
+    "buehler": "Buehler bound: exact test inverted, nuisance maximised",
+}
+_TITLES = {
+    "wald": "Wald / normal approximation",
+    "wilson": "Wilson score",
+    "jeffreys": "Jeffreys",
+    "fold-sem": "mean of fold values +- SEM multiple",
+}
+
+
+
+def _check_counts(k, n) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        k = np.asarray(k)
+        n = np.asarray(n)
+        k, n = np.broadcast_arrays(k, n)
+    except ValueError:
+        raise BaccError("k and n must have broadcastable shapes") from None
+    for name, v in (("k", k), ("n", n)):
+        if v.dtype.kind not in "biuf":
+            raise BaccError(f"{name} must be whole numbers, got dtype {v.dtype}")
+        if not np.all(np.isfinite(v)) or np.any(v != np.round(v)):
+            raise BaccError(f"{name} must be whole numbers")
+    if np.any(k < 0):
+        raise BaccError(f"k (correct) must be >= 0, got {k[k < 0].ravel()[0]!r}")
+    if np.any(k > n):
+        raise BaccError("k (correct) must not exceed n (examples)")
+    return k.astype(float), n.astype(float)
+
+
+def clopper_pearson(k, n, confidence: float = 0.95, sides: str = "two"):
+    """Clopper-Pearson (exact binomial) confidence bounds for ``k`` successes out of ``n``.
+
+    Parameters
+    ----------
+    k, n : array_like of int
+        Correct predictions and examples (broadcast together). ``n = 0`` gives ``(0, 1)``.
+    confidence : float
+        Coverage, in (0, 1).
+    sides : {"two", "lower", "upper"}
+        ``"two"``: central interval, ``(1 - confidence) / 2`` in each tail; ``"lower"`` /
+        ``"upper"``: one-sided bound (the other end is 1 / 0).
+
+    Returns
+    -------
+    lower, upper : float or ndarray
+
+    Notes
+    -----
+    Seed 004 defines the upper bound as the largest ``p`` with ``F_{n,p}(k) >= delta`` and the
+    lower bound from the errors; both equal Beta quantiles (DESIGN.md section 3),
+    ``Beta.ppf(delta, k, n - k + 1)`` and ``Beta.isf(delta, k + 1, n - k)``, computed here by
+    the CDF-verified :func:`bacc._beta.beta_ppf` (valid at 10^9 examples, where scipy's inverse
+    is not).
+
+    Examples
+    --------
+    >>> from bacc.exact import clopper_pearson
+    >>> round(float(clopper_pearson(80, 100, 0.95, sides="upper")[1]), 3)
+    0.863
+    """
+    c = check_confidence(confidence)
+    check_sides(sides)
+    k, n = _check_counts(k, n)
+    lo, hi = cp_bounds(k, n, tail_level(c, sides), sides)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+# ----------------------------------------------------------------------------------------------
+# results
+def _fmt(x: float, digits: int) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "nan"
+    return f"{x:.{digits}f}"
+
+
+def _digits(*pairs: tuple[float, float]) -> int:
+    """Enough decimals to tell the ends of each interval apart (4 to 12)."""
+    d = 4
+    for lo, hi in pairs:
+        gap = abs(hi - lo)
+        if np.isfinite(gap) and gap > 0:
+            d = max(d, int(math.ceil(-math.log10(gap))) + 2)
+    return min(d, 12)
+
+
+@dataclass(frozen=True)
+class ClassInterval:
+    """Confidence interval for one class accuracy (recall of that class).
+
+    ``confidence`` is the coverage of this interval on its own (for the per-class bounds of a
+    union or Šidák construction it is the adjusted, higher level).
+    """
+
+    label: Any
+    correct: int
+    support: int
+    estimate: float
+    lower: float
+    upper: float
+    confidence: float
+    sides: str
+    method: str
+    included: bool = True
+
+    def to_dict(self) -> dict:
+        """JSON-able dictionary."""
+        return {
+            "label": _jsonable(self.label),
+            "correct": int(self.correct),
+            "support": int(self.support),
+            "estimate": None if math.isnan(self.estimate) else float(self.estimate),
+            "lower": float(self.lower),
+            "upper": float(self.upper),
+            "confidence": float(self.confidence),
+            "sides": self.sides,
+            "method": self.method,
+            "included": bool(self.included),
+        }
+
+
+def _class_table(rows: Sequence[ClassInterval], digits: int) -> list[str]:
+    wd = digits + 6
+    out = [
+        f"  {'class':<12}{'correct':>10}{'support':>10}{'accuracy':>{wd}}"
+        f"{'lower':>{wd}}{'upper':>{wd}}"
+    ]
+    for r in rows:
+        mark = "" if r.included else "  (left out: no examples)"
+        out.append(
+            f"  {str(r.label)[:11]:<12}{r.correct:>10d}{r.support:>10d}"
+            f"{_fmt(r.estimate, digits):>{wd}}{_fmt(r.lower, digits):>{wd}}"
+            f"{_fmt(r.upper, digits):>{wd}}{mark}"
+        )
+    return out
+
+
+def _sides_phrase(confidence: float, sides: str) -> str:
+    pct = f"{100 * confidence:.6g}%"
+    return {"two": f"{pct} two-sided", "lower": f"{pct} one-sided lower",
+            "upper": f"{pct} one-sided upper"}[sides]
+
+
+@dataclass(frozen=True)
+class ExactInterval:
+    """An exact confidence interval (frequentist: it holds on >= ``confidence`` of test sets).
+
+    Attributes
+    ----------
+    lower, upper : float
+        The bounds; a one-sided interval has ``upper = 1`` (``sides="lower"``) or ``lower = 0``.
+    estimate : float
+        Sample accuracy or balanced accuracy (always inside the interval).
+    confidence : float
+    sides : {"two", "lower", "upper"}
+    method : str
+        ``"clopper-pearson"`` (accuracy), ``"union"``, ``"sidak"`` or ``"buehler"``.
+    metric : {"balanced_accuracy", "accuracy"}
+    per_class : tuple of ClassInterval
+        Per-class Clopper-Pearson intervals. For union / Šidák these are the bounds that were
+        averaged, at the adjusted level ``per_bound_confidence``; for Buehler they are the
+        individual per-class intervals at ``confidence``, shown for reference.
+    per_bound_confidence : float or None
+        ``1 - alpha`` of each one-sided per-class bound that enters the average.
+    weights : tuple of float
+        Class weights of the balanced accuracy (included classes only; empty for accuracy).
+    """
+
+    lower: float
+    upper: float
+    estimate: float
+    confidence: float
+    sides: str
+    method: str
+    metric: str
+    per_class: tuple[ClassInterval, ...] = ()
+    per_bound_confidence: float | None = None
+    weights: tuple[float, ...] = ()
+
+    @property
+    def width(self) -> float:
+        """``upper - lower``."""
+        return self.upper - self.lower
+
+    def to_dict(self) -> dict:
+        """JSON-able dictionary."""
+        return {
+            "kind": "exact",
+            "metric": self.metric,
+            "method": self.method,
+            "sides": self.sides,
+            "confidence": float(self.confidence),
+            "estimate": float(self.estimate),
+            "lower": float(self.lower),
+            "upper": float(self.upper),
+            "per_bound_confidence": (
+                None if self.per_bound_confidence is None else float(self.per_bound_confidence)
+            ),
+            "weights": [float(w) for w in self.weights],
+            "per_class": [c.to_dict() for c in self.per_class],
+        }
+
+    def __str__(self) -> str:
+        what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
+        d = _digits((self.lower, self.upper), *[(c.lower, c.upper) for c in self.per_class])
+        lines = [
+            f"Exact {_sides_phrase(self.confidence, self.sides)} confidence "
+            f"{'interval' if self.sides == 'two' else 'bound'} for the "
+            f"{what} ({_METHOD_TITLES.get(self.method, self.method)})",
+            f"  estimate {_fmt(self.estimate, d)}   interval "
+            f"[{_fmt(self.lower, d)}, {_fmt(self.upper, d)}]",
+        ]
+        if self.per_class:
+            if self.per_bound_confidence is not None:
+                lines.append(
+                    "  per class (Clopper-Pearson, each one-sided bound at "
+                    f"{100 * self.per_bound_confidence:.6g}%):"
+                )
+            else:
+                each = 100 * self.per_class[0].confidence
+                lines.append(f"  per class (Clopper-Pearson, each at {each:.6g}%, for reference):")
+            lines += _class_table(self.per_class, d)
+        return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# per-class data
+def _class_arrays(cm: ConfusionMatrix, empty: str, *, warn: bool = True):
+    """Return labels, k, n and the mask of classes that enter the balanced accuracy."""
+    if empty not in ("drop", "keep"):
+        raise BaccError(f"empty must be 'drop' or 'keep', got {empty!r}")
+    k = cm.correct.astype(np.int64)
+    n = cm.support.astype(np.int64)
+    included = (n > 0) if empty == "drop" else np.ones(n.shape, dtype=bool)
+    if warn and empty == "drop" and not included.all():
+        missing = [cm.labels[i] for i in np.flatnonzero(~included)]
+        warnings.warn(
+            f"classes {missing!r} have no true examples and are left out of the balanced "
+            "accuracy (pass empty='keep' to keep them with bounds [0, 1])",
+            BaccWarning,
+            stacklevel=3,
+        )
+    return cm.labels, k, n, included
+
+
+def _included_weights(weights, cm: ConfusionMatrix, included: np.ndarray) -> np.ndarray:
+    """Class weights restricted to the included classes and renormalised."""
+    if weights is None:
+        m = int(included.sum())
+        return np.full(m, 1.0 / m)
+    w = check_weights(weights, cm.n_classes)[included]
+    s = w.sum()
+    if s <= 0:
+        raise BaccError("the weights of the classes with examples are all 0")
+    return w / s
+
+
+def _as_cm(cm, rows: str = "true", labels=None) -> ConfusionMatrix:
+    return as_confusion_matrix(cm, rows=rows, labels=labels)
+
+
+# ----------------------------------------------------------------------------------------------
+# public: per-class intervals
+def class_intervals(
+    cm,
+    confidence: float = 0.95,
+    *,
+    sides: str = "two",
+    adjust: str | None = None,
+    rows: str = "true",
+    labels=None,
+) -> tuple[ClassInterval, ...]:
+    """Clopper-Pearson interval for each class accuracy (recall).
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix or array_like
+        Anything :func:`bacc.confusion.as_confusion_matrix` accepts (rows = true class unless
+        ``rows="predicted"``).
+    confidence : float
+        Coverage of each interval (``adjust=None``) or of all of them together.
+    sides : {"two", "lower", "upper"}
+    adjust : {None, "union", "sidak"}
+        ``None``: each interval holds on its own. ``"union"`` / ``"sidak"``: all ``l`` intervals
+        hold simultaneously with probability >= ``confidence`` (Bonferroni / Šidák levels of
+        :func:`per_bound_alpha`).
+
+    Returns
+    -------
+    tuple of ClassInterval
+        One per class, in the order of ``cm.labels``; a class with no examples gets [0, 1].
+
+    See Also
+    --------
+    exact_interval : the interval for the (balanced) accuracy.
+
+    Examples
+    --------
+    >>> import bacc.exact as ex
+    >>> [round(c.upper, 3) for c in ex.class_intervals([[80, 20], [5, 5]], sides="upper")]
+    [0.863, 0.778]
+    """
+    c = check_confidence(confidence)
+    check_sides(sides)
+    cm = _as_cm(cm, rows, labels)
+    labs, k, n, _ = _class_arrays(cm, "keep", warn=False)
+    if adjust is None:
+        alpha = tail_level(c, sides)
+        method = "clopper-pearson"
+    else:
+        check_method(adjust, ("union", "sidak"), "adjustment")
+        alpha = per_bound_alpha(c, cm.n_classes, sides, adjust)
+        method = f"clopper-pearson ({adjust})"
+    lo, hi = cp_bounds(k, n, alpha, sides)
+    each = 1.0 - (2.0 * alpha if sides == "two" else alpha)
+    return class_rows(labs, k, n, lo, hi, n > 0, each, sides, method)
+
+
+def class_rows(labs, k, n, lo, hi, included, confidence, sides, method) -> tuple[ClassInterval, ...]:
+    """One :class:`ClassInterval` per class from arrays of counts and bounds."""
+    return tuple(
+        ClassInterval(
+            label=labs[i],
+            correct=int(k[i]),
+            support=int(n[i]),
+            estimate=float(k[i] / n[i]) if n[i] > 0 else math.nan,
+            lower=float(lo[i]),
+            upper=float(hi[i]),
+            confidence=confidence,
+            sides=sides,
+            method=method,
+            included=bool(included[i]),
+        )
+        for i in range(len(labs))
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# public: interval for accuracy or balanced accuracy
+def exact_interval(
+    cm,
+    confidence: float = 0.95,
+    *,
+    metric: str = "balanced_accuracy",
+    sides: str = "two",
+    method: str = "union",
+    weights=None,
+    empty: str = "drop",
+    rows: str = "true",
+    labels=None,
+) -> ExactInterval:
+    """Exact confidence interval for the balanced accuracy or the accuracy.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix or array_like
+        Anything :func:`bacc.confusion.as_confusion_matrix` accepts (rows = true class unless
+        ``rows="predicted"``).
+    confidence : float
+        Coverage in (0, 1): the interval holds on at least this share of test sets.
+    metric : {"balanced_accuracy", "accuracy"}
+    sides : {"two", "lower", "upper"}
+        Central two-sided interval, or a one-sided lower / upper confidence bound.
+    method : {"union", "sidak", "buehler"}
+        For the balanced accuracy: ``"union"`` (Sandler & Dirac (2024): average of per-class Clopper-Pearson
+        bounds, each at ``delta / (2 l)``, ``delta / l`` one-sided), ``"sidak"`` (same with the
+        Šidák level, slightly tighter, valid as classes are independent) or ``"buehler"`` (two
+        classes only: exact test of the balanced accuracy inverted with the nuisance parameter
+        maximised over; the tightest for similar class sizes, but not uniformly: with very
+        unequal sizes the union bound can be narrower). For ``metric="accuracy"`` every method
+        is the Clopper-Pearson interval of ``total_correct`` out of ``total`` (one proportion
+        needs no multiplicity correction), reported as ``"clopper-pearson"``.
+    weights : array_like, optional
+        Class weights of the balanced accuracy (default equal). Classes left out (no examples)
+        lose their weight and the rest is renormalised.
+    empty : {"drop", "keep"}
+        A class with no true examples is left out with a :class:`bacc.BaccWarning` (``"drop"``)
+        or kept with per-class bounds [0, 1] (``"keep"``).
+    rows, labels
+        How to read ``cm`` when it is a plain matrix.
+
+    Returns
+    -------
+    ExactInterval
+
+    Raises
+    ------
+    BaccError
+        Invalid confidence, matrix, metric, sides or method; ``"buehler"`` with other than two
+        classes or with more than 5000 examples in a class.
+
+    See Also
+    --------
+    class_intervals, binomial_test, bacc.approx.approx_interval, bacc.coverage.coverage
+
+    Notes
+    -----
+    Union bound (Sandler & Dirac 2024): with ``L_i, U_i`` one-sided Clopper-Pearson bounds at level
+    ``alpha``, ``P(some L_i > theta_i or some U_i < theta_i) <= 2 l alpha = delta``, and when
+    no bound fails, ``sum w_i L_i <= sum w_i theta_i <= sum w_i U_i``.
+
+    Examples
+    --------
+    >>> import bacc.exact as ex
+    >>> iv = ex.exact_interval([[42, 3], [6, 4]])
+    >>> iv.method, round(iv.estimate, 4)
+    ('union', 0.6667)
+    >>> iv.lower < iv.estimate < iv.upper
+    True
+    """
+    c = check_confidence(confidence)
+    check_metric(metric)
+    check_sides(sides)
+    check_method(method, EXACT_METHODS + ("clopper-pearson",), "exact interval")
+    cm = _as_cm(cm, rows, labels)
+    if metric == "accuracy":
+        return _accuracy_interval(cm, c, sides)
+    if method == "clopper-pearson":
+        raise BaccError(
+            "method 'clopper-pearson' is for metric='accuracy'; for the balanced accuracy "
+            "choose 'union', 'sidak' or 'buehler'"
+        )
+    labs, k, n, inc = _class_arrays(cm, empty)
+    if not inc.any():  # pragma: no cover - a matrix always has examples
+        raise BaccError("no class has examples")
+    w = _included_weights(weights, cm, inc)
+    ki, ni = k[inc], n[inc]
+    m = int(inc.sum())
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_hat = np.where(ni > 0, ki / np.maximum(ni, 1), np.nan)
+    # an empty kept class has estimate nan; its bounds [0, 1] still enter the average
+    estimate = float(np.nansum(w * p_hat)) if np.all(ni > 0) else math.nan
+
+    if method in ("union", "sidak"):
+        alpha = per_bound_alpha(c, m, sides, method)
+        lo_i, hi_i = cp_bounds(ki, ni, alpha, sides)
+        lower, upper = float(w @ lo_i), float(w @ hi_i)
+        per_conf = 1.0 - alpha
+        each = 1.0 - (2.0 * alpha if sides == "two" else alpha)
+        per_lo, per_hi = lo_i, hi_i
+    else:
+        if m != 2:
+            raise BaccError(
+                f"method 'buehler' is implemented for two classes, got {m}; use 'union' or 'sidak'"
+            )
+        if ni.max() > BUEHLER_MAX_SUPPORT or ni.min() == 0:
+            raise BaccError(
+                f"method 'buehler' needs 1 to {BUEHLER_MAX_SUPPORT} examples in each class "
+                f"(got {ni.tolist()}); use 'union' or 'sidak'"
+            )
+        lower, upper = buehler_bounds(ki, ni, w, tail_level(c, sides), sides)
+        per_conf = None
+        each = c
+        per_lo, per_hi = cp_bounds(ki, ni, tail_level(c, sides), sides)
+    if not math.isnan(estimate):
+        # Sandler & Dirac (2024) bounds already bracket the estimate; this only guards rounding
+        lower, upper = min(lower, estimate), max(upper, estimate)
+    lower, upper = max(0.0, lower), min(1.0, upper)
+    per_class = []
+    j = 0
+    for i in range(cm.n_classes):
+        if inc[i]:
+            lo_c, hi_c = float(per_lo[j]), float(per_hi[j])
+            j += 1
+        else:
+            lo_c, hi_c = 0.0, 1.0
+        per_class.append(
+            ClassInterval(
+                label=labs[i],
+                correct=int(k[i]),
+                support=int(n[i]),
+                estimate=float(k[i] / n[i]) if n[i] > 0 else math.nan,
+                lower=lo_c,
+                upper=hi_c,
+                confidence=each,
+                sides=sides,
+                method="clopper-pearson",
+                included=bool(inc[i]),
+            )
+        )
+    return ExactInterval(
+        lower=lower,
+        upper=upper,
+        estimate=estimate,
+        confidence=c,
+        sides=sides,
+        method=method,
+        metric="balanced_accuracy",
+        per_class=tuple(per_class),
+        per_bound_confidence=per_conf,
+        weights=tuple(float(x) for x in w),
+    )
+
+
+def _accuracy_interval(cm: ConfusionMatrix, c: float, sides: str) -> ExactInterval:
+    k, n = cm.total_correct, cm.total
+    lo, hi = cp_bounds(np.array([k]), np.array([n]), tail_level(c, sides), sides)
+    return ExactInterval(
+        lower=float(lo[0]),
+        upper=float(hi[0]),
+        estimate=k / n,
+        confidence=c,
+        sides=sides,
+        method="clopper-pearson",
+        metric="accuracy",
+    )
+
+
+
+# ----------------------------------------------------------------------------------------------
+# approximate intervals
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ApproxInterval:
+    """An approximate interval; it does **not** guarantee its nominal coverage.
+
+    Attributes
+    ----------
+    lower, upper : float
+        Not clipped to [0, 1] for ``"wald"`` and ``"fold-sem"``.
+    estimate : float
+    confidence : float
+        Nominal coverage (for ``"fold-sem"`` with an explicit ``n_sem``, the normal-theory
+        coverage of that multiple).
+    sides, method, metric : str
+    exceeds_unit_interval : bool
+        True when ``lower < 0`` or ``upper > 1`` (Brodersen et al. (2010): "error bars including values above
+        100%").
+    per_class : tuple of ClassInterval
+        Per-class intervals that were averaged (``"wilson"``, ``"jeffreys"``) or, for
+        ``"wald"``, the per-class Wald intervals at ``confidence`` for reference.
+    multiplier : float
+        ``z`` (or the SEM multiple) used.
+    fold_values : tuple of float
+        Per-fold accuracies (``"fold-sem"`` only).
+    approximate : bool
+        Always True.
+    """
+
+    lower: float
+    upper: float
+    estimate: float
+    confidence: float
+    sides: str
+    method: str
+    metric: str
+    exceeds_unit_interval: bool
+    per_class: tuple[ClassInterval, ...] = ()
+    multiplier: float = math.nan
+    fold_values: tuple[float, ...] = ()
+    approximate: bool = True
+
+    @property
+    def width(self) -> float:
+        """``upper - lower``."""
+        return self.upper - self.lower
+
+    def to_dict(self) -> dict:
+        """JSON-able dictionary."""
+        return {
+            "kind": "approximate",
+            "approximate": True,
+            "metric": self.metric,
+            "method": self.method,
+            "sides": self.sides,
+            "confidence": float(self.confidence),
+            "estimate": float(self.estimate),
+            "lower": float(self.lower),
+            "upper": float(self.upper),
+            "exceeds_unit_interval": bool(self.exceeds_unit_interval),
+            "multiplier": float(self.multiplier),
+            "fold_values": [float(v) for v in self.fold_values],
+            "per_class": [c.to_dict() for c in self.per_class],
+        }
+
+    def __str__(self) -> str:
+        what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
+        d = _digits((self.lower, self.upper), *[(c.lower, c.upper) for c in self.per_class])
+        lines = [
+            f"APPROXIMATE {_sides_phrase(self.confidence, self.sides)} interval for the {what} "
+            f"({_TITLES[self.method]}; coverage not guaranteed)",
+            f"  estimate {_fmt(self.estimate, d)}   interval [{_fmt(self.lower, d)}, "
+            f"{_fmt(self.upper, d)}]",
+        ]
+        if self.method == "fold-sem":
+            lines.append(
+                f"  {len(self.fold_values)} folds, mean +- {self.multiplier:.4g} x SEM; "
+                "fold values: " + ", ".join(_fmt(v, 4) for v in self.fold_values)
+            )
+        if self.exceeds_unit_interval:
+            lines.append("  WARNING: the interval leaves [0, 1]; accuracies cannot lie there")
+        if self.per_class:
+            lines.append(f"  per class ({_TITLES[self.per_class[0].method]}):")
+            lines += _class_table(self.per_class, d)
+        return "\n".join(lines)
+
+
+def _outside(lower: float, upper: float) -> bool:
+    return bool(lower < 0.0 or upper > 1.0)
+
+
+# ----------------------------------------------------------------------------------------------
+def approx_class_intervals(
+    cm,
+    confidence: float = 0.95,
+    *,
+    method: str = "wilson",
+    sides: str = "two",
+    rows: str = "true",
+    labels=None,
+) -> tuple[ClassInterval, ...]:
+    """Approximate interval for each class accuracy: ``"wald"``, ``"wilson"`` or ``"jeffreys"``.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix or array_like
+    confidence : float
+        Nominal coverage of each interval.
+    method : {"wald", "wilson", "jeffreys"}
+    sides : {"two", "lower", "upper"}
+
+    Returns
+    -------
+    tuple of ClassInterval
+        Wald intervals are not clipped; a class without examples gets [0, 1] (nan for Wald).
+
+    See Also
+    --------
+    bacc.exact.class_intervals : the exact (Clopper-Pearson) counterpart.
+
+    Examples
+    --------
+    >>> from bacc.approx import approx_class_intervals
+    >>> [round(c.lower, 4) for c in approx_class_intervals([[10, 0], [3, 7]], method="wald")]
+    [1.0, 0.416]
+    """
+    c = check_confidence(confidence)
+    check_method(method, CLASS_METHODS, "per-class approximate")
+    check_sides(sides)
+    cm = as_confusion_matrix(cm, rows=rows, labels=labels)
+    labs, k, n, _ = _class_arrays(cm, "keep", warn=False)
+    return _class_rows(
+        labs, k, n, np.ones(k.shape, dtype=bool), c, tail_level(c, sides), sides, method
+    )
+
+
+def _class_rows(labs, k, n, inc, c_each, alpha, sides, method) -> tuple[ClassInterval, ...]:
+    lo, hi = KERNELS[method](k, n, alpha, sides)
+    return class_rows(labs, k, n, lo, hi, inc, c_each, sides, method)
+
+
+def approx_interval(
+    cm,
+    confidence: float = 0.95,
+    *,
+    metric: str = "balanced_accuracy",
+    sides: str = "two",
+    method: str = "wald",
+    weights=None,
+    empty: str = "drop",
+    n_sem: float | None = None,
+    rows: str = "true",
+    labels=None,
+) -> ApproxInterval:
+    """Approximate interval for the balanced accuracy or the accuracy (labelled approximate).
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix, array_like, or sequence of fold matrices
+        One confusion matrix; for ``method="fold-sem"`` a sequence of per-fold confusion
+        matrices (or ConfusionMatrix objects).
+    confidence : float
+        Nominal coverage.
+    metric : {"balanced_accuracy", "accuracy"}
+    sides : {"two", "lower", "upper"}
+    method : {"wald", "wilson", "jeffreys", "fold-sem"}
+        See the module notes. For the balanced accuracy, ``"wilson"`` and ``"jeffreys"``
+        average per-class bounds at the union-bound level ``delta / (2 l)`` (Sandler & Dirac 2024).
+    weights : array_like, optional
+        Class weights of the balanced accuracy (default equal).
+    empty : {"drop", "keep"}
+        Classes with no true examples: left out with a warning, or kept (Wald then gives nan).
+    n_sem : float, optional
+        ``"fold-sem"`` only: the multiple of the standard error (``2.0`` reproduces the usual
+        "mean +- 2 SEM"); by default the normal quantile of ``confidence``.
+
+    Returns
+    -------
+    ApproxInterval
+        With ``exceeds_unit_interval`` set when the interval leaves [0, 1] (never clipped).
+
+    See Also
+    --------
+    bacc.exact.exact_interval : intervals that keep their coverage.
+    bacc.coverage.coverage : how often each method keeps its promise.
+
+    Examples
+    --------
+    >>> from bacc.approx import approx_interval
+    >>> iv = approx_interval([[20, 0], [0, 20]], method="wald")
+    >>> (iv.lower, iv.upper)  # no errors: the Wald interval collapses to a point
+    (1.0, 1.0)
+    >>> folds = [[[9, 0], [0, 10]], [[10, 0], [0, 10]], [[8, 1], [1, 9]]]
+    >>> iv = approx_interval(folds, metric="accuracy", method="fold-sem", n_sem=2.0)
+    >>> iv.exceeds_unit_interval, round(iv.upper, 4)
+    (True, 1.0351)
+    """
+    c = check_confidence(confidence)
+    check_metric(metric)
+    check_sides(sides)
+    check_method(method, APPROX_METHODS, "approximate interval")
+    if method == "fold-sem":
+        return fold_sem_interval(
+            cm, confidence=c, metric=metric, sides=sides, n_sem=n_sem, rows=rows, labels=labels
+        )
+    if n_sem is not None:
+        raise BaccError("n_sem applies to method='fold-sem' only")
+    cm = as_confusion_matrix(cm, rows=rows, labels=labels)
+    alpha = tail_level(c, sides)
+    if metric == "accuracy":
+        k, n = cm.total_correct, cm.total
+        lo, hi = KERNELS[method](np.array([k]), np.array([n]), alpha, sides)
+        lower, upper = float(lo[0]), float(hi[0])
+        return ApproxInterval(
+            lower=lower,
+            upper=upper,
+            estimate=k / n,
+            confidence=c,
+            sides=sides,
+            method=method,
+            metric="accuracy",
+            exceeds_unit_interval=_outside(lower, upper),
+            multiplier=normal_quantile(alpha),
+        )
+    labs, k, n, inc = _class_arrays(cm, empty)
+    w = _included_weights(weights, cm, inc)
+    ki, ni = k[inc], n[inc]
+    m = int(inc.sum())
+    with np.errstate(invalid="ignore", divide="ignore"):
+        estimate = float(w @ (ki / ni)) if np.all(ni > 0) else math.nan
+    if method == "wald":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lo, hi = balanced_wald(ki, ni, w, alpha, sides)
+        lower, upper = float(lo), float(hi)
+        per = _class_rows(labs, k, n, inc, c, alpha, sides, "wald")
+        mult = normal_quantile(alpha)
+    else:
+        a = per_bound_alpha(c, m, sides, "union")
+        each = 1.0 - (2.0 * a if sides == "two" else a)
+        per = _class_rows(labs, k, n, inc, each, a, sides, method)
+        lo_i = np.array([r.lower for r, i in zip(per, inc, strict=True) if i])
+        hi_i = np.array([r.upper for r, i in zip(per, inc, strict=True) if i])
+        lower, upper = float(w @ lo_i), float(w @ hi_i)
+        mult = normal_quantile(a)
+    return ApproxInterval(
+        lower=lower,
+        upper=upper,
+        estimate=estimate,
+        confidence=c,
+        sides=sides,
+        method=method,
+        metric="balanced_accuracy",
+        exceeds_unit_interval=_outside(lower, upper),
+        per_class=per,
+        multiplier=mult,
+    )
+
+
+def _fold_list(folds, rows: str, labels) -> list[ConfusionMatrix]:
+    if isinstance(folds, ConfusionMatrix):
+        raise BaccError(
+            "method 'fold-sem' needs the confusion matrices of the folds (a list), "
+            "got one ConfusionMatrix"
+        )
+    if isinstance(folds, np.ndarray) and folds.ndim != 3:
+        raise BaccError(
+            "method 'fold-sem' needs a list of fold confusion matrices (a 3-D array), "
+            f"got an array of shape {folds.shape}"
+        )
+    try:
+        items = list(folds)
+    except TypeError:
+        raise BaccError("method 'fold-sem' needs a list of fold confusion matrices") from None
+    if items and not isinstance(items[0], ConfusionMatrix) and np.ndim(items[0]) != 2:
+        raise BaccError(
+            "method 'fold-sem' needs a list of fold confusion matrices (each l x l), "
+            "got a single matrix"
+        )
+    cms = [as_confusion_matrix(f, rows=rows, labels=labels) for f in items]
+    if len(cms) < 2:
+        raise BaccError(f"method 'fold-sem' needs at least 2 folds, got {len(cms)}")
+    first = cms[0]
+    for i, f in enumerate(cms[1:], start=1):
+        if f.labels != first.labels:
+            raise BaccError(f"fold {i} has labels {f.labels!r}, fold 0 has {first.labels!r}")
+    return cms
+
+
+def fold_sem_interval(
+    folds,
+    confidence: float = 0.95,
+    *,
+    metric: str = "accuracy",
+    sides: str = "two",
+    n_sem: float | None = 2.0,
+    rows: str = "true",
+    labels=None,
+) -> ApproxInterval:
+    """Mean of the per-fold accuracies +- ``n_sem`` standard errors (Brodersen et al. (2010), section II).
+
+    Parameters
+    ----------
+    folds : sequence of ConfusionMatrix or array_like
+        The confusion matrix of each cross-validation fold (at least 2).
+    confidence : float
+        Used for the multiplier when ``n_sem`` is None (normal quantile), and recorded.
+    metric : {"accuracy", "balanced_accuracy"}
+        Per-fold statistic (the balanced accuracy of a fold averages its classes with examples).
+    sides : {"two", "lower", "upper"}
+    n_sem : float or None
+        Multiple of the standard error ``s / sqrt(K)`` (``s``: sample standard deviation of the
+        fold values, ``K`` folds). Default 2, the customary "mean +- 2 SEM".
+
+    Returns
+    -------
+    ApproxInterval
+        Not clipped: ``exceeds_unit_interval`` is True when the error bar leaves [0, 1], which
+        Brodersen et al. (2010) name as this method's first flaw.
+
+    Examples
+    --------
+    >>> from bacc.approx import fold_sem_interval
+    >>> iv = fold_sem_interval([[[9, 1], [0, 10]], [[10, 0], [0, 10]]])
+    >>> round(iv.upper, 4), iv.exceeds_unit_interval
+    (1.025, True)
+    """
+    c = check_confidence(confidence)
+    check_metric(metric)
+    check_sides(sides)
+    cms = _fold_list(folds, rows, labels)
+    if n_sem is None:
+        mult = normal_quantile(tail_level(c, sides))
+    else:
+        if isinstance(n_sem, bool) or not isinstance(n_sem, (int, float)) or not n_sem > 0:
+            raise BaccError(f"n_sem must be a positive number, got {n_sem!r}")
+        mult = float(n_sem)
+    vals = []
+    for f in cms:
+        if metric == "accuracy":
+            vals.append(f.total_correct / f.total)
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", BaccWarning)
+                _, k, n, inc = _class_arrays(f, "drop", warn=False)
+            vals.append(float(np.mean(k[inc] / n[inc])))
+    v = np.asarray(vals)
+    mean = float(v.mean())
+    sem = float(v.std(ddof=1) / math.sqrt(v.size))
+    lower = mean - mult * sem if sides in ("two", "lower") else 0.0
+    upper = mean + mult * sem if sides in ("two", "upper") else 1.0
+    return ApproxInterval(
+        lower=lower,
+        upper=upper,
+        estimate=mean,
+        confidence=c,
+        sides=sides,
+        method="fold-sem",
+        metric=metric,
+        exceeds_unit_interval=_outside(lower, upper),
+        multiplier=mult,
+        fold_values=tuple(float(x) for x in v),
+    )
