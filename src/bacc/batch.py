@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._engine import beta as _beta
+from ._engine.convert import jsonable
 from ._engine.pair import PairSums
 from ._engine.solvers import beta_k4, beta_moments, cornish_fisher_start, newton_quantile, tails
 from ._engine.validate import check_confidence, check_prior
-from .confusion import ConfusionMatrix, _jsonable
+from .confusion import ConfusionMatrix
 from .distributions import BetaSum
 from .errors import BaccError
 from .progress import Progress
@@ -89,11 +90,11 @@ class BatchEvaluation:
         """One plain dict per group (JSON-able)."""
         out = []
         for g, name in enumerate(self.groups):
-            row = {"group": _jsonable(name)}
+            row = {"group": jsonable(name)}
             for col in self._COLUMNS:
                 row[col] = float(getattr(self, col)[g])
             row["support"] = {
-                str(_jsonable(lab)): int(v)
+                str(jsonable(lab)): int(v)
                 for lab, v in zip(self.labels, self.support[g], strict=True)
             }
             out.append(row)
@@ -102,7 +103,7 @@ class BatchEvaluation:
     def to_dict(self) -> dict:
         """Plain JSON-able dict: labels, confidence and one record per group."""
         return {
-            "labels": [_jsonable(x) for x in self.labels],
+            "labels": [jsonable(x) for x in self.labels],
             "confidence": self.confidence,
             "groups": self.to_records(),
         }

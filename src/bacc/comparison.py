@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics
-from ._engine.validate import as_label_sequence, check_confidence, check_weights
-from .confusion import ConfusionMatrix, _jsonable, as_confusion_matrix
+from ._engine.convert import jsonable
+from ._engine.validate import as_label_sequence, check_confidence, check_prior, check_weights
+from .confusion import ConfusionMatrix, as_confusion_matrix
 from .display.text import align
 from .distributions import BetaSum, ContinuousDistribution, PairedDifference
 from .errors import BaccError
@@ -39,11 +40,11 @@ from .significance import McNemarTest, mcnemar_exact
 
 __all__ = [
     "Comparison",
-    "McNemarTest",
     "Ranking",
     "compare",
     "compare_paired",
-    "mcnemar_exact",
+    "dirichlet_from_beta",
+    "paired_counts",
     "rank",
 ]
 
@@ -139,7 +140,7 @@ class Comparison:
         return {
             "names": list(self.names),
             "paired": self.paired,
-            "labels": [_jsonable(x) for x in self.labels],
+            "labels": [jsonable(x) for x in self.labels],
             "confidence": self.confidence,
             "rope": self.rope,
             "p_better": self.p_better,
@@ -272,8 +273,8 @@ class Ranking:
 
         rs = self.random_state
         return {
-            "names": [_jsonable(n) for n in self.names],
-            "labels": [_jsonable(x) for x in self.labels],
+            "names": [jsonable(n) for n in self.names],
+            "labels": [jsonable(x) for x in self.labels],
             "balanced_accuracy": self.balanced_accuracy.tolist(),
             "sample_balanced_accuracy": self.sample_balanced_accuracy.tolist(),
             "mean_difference": mat(self.mean_difference),
@@ -531,11 +532,60 @@ def compare(
     )
 
 
+def dirichlet_from_beta(prior) -> float:
+    """The symmetric Dirichlet concentration of the paired model whose marginals are ``Beta(a, a)``.
+
+    In :func:`compare_paired` each class accuracy is the sum of two of the four cells (both right
+    plus only-A right, or both right plus only-B right), so a concentration ``c`` per cell gives
+    each classifier the marginal posterior ``Beta(k + 2c, n - k + 2c)``: the flat prior
+    ``Beta(1, 1)`` is ``c = 1/2``, Jeffreys' ``Beta(1/2, 1/2)`` is ``c = 1/4``.
+
+    Parameters
+    ----------
+    prior : {"flat", "jeffreys"} or (float, float)
+        A symmetric Beta prior ``(a, a)``, the same for every class.
+
+    Returns
+    -------
+    float
+        ``a / 2``.
+
+    Raises
+    ------
+    BaccError
+        An asymmetric prior or one that differs between classes: no Dirichlet over the four
+        cells has such marginals for both classifiers.
+
+    Examples
+    --------
+    >>> from bacc.comparison import dirichlet_from_beta
+    >>> dirichlet_from_beta("flat"), dirichlet_from_beta("jeffreys"), dirichlet_from_beta((2, 2))
+    (0.5, 0.25, 1.0)
+    """
+    if isinstance(prior, list) and prior and isinstance(prior[0], (tuple, list)):
+        raise BaccError(
+            "the paired comparison takes one symmetric prior for all classes (flat, jeffreys or "
+            f"(a, a)); got a prior per class: {prior!r}"
+        )
+    a, b = check_prior(prior, 1)
+    if a[0] != b[0]:
+        raise BaccError(
+            "the paired comparison takes a symmetric Beta prior (a, a) (flat, jeffreys or "
+            f"(a, a)); got ({a[0]:g}, {b[0]:g})"
+        )
+    return float(a[0]) / 2.0
+
+
 def _check_dirichlet_prior(prior) -> np.ndarray:
+    if isinstance(prior, str):
+        prior = dirichlet_from_beta(prior)
     try:
         arr = np.asarray(prior, dtype=float)
     except (TypeError, ValueError):
-        raise BaccError(f"prior must be a positive number or 4 positive numbers, got {prior!r}") from None
+        raise BaccError(
+            "prior must be 'flat', 'jeffreys', a positive number or 4 positive numbers, "
+            f"got {prior!r}"
+        ) from None
     if arr.shape == ():
         arr = np.full(4, float(arr))
     if arr.shape != (4,):
@@ -613,9 +663,10 @@ def compare_paired(
         Half-width of the region of practical equivalence (see :func:`compare`).
     confidence : float, optional
         Mass of the central credible interval of ``delta``.
-    prior : float or 4 floats, optional
+    prior : float, 4 floats, or {"flat", "jeffreys"}, optional
         Dirichlet concentration of each cell (both right, only A right, only B right, both
-        wrong). The default ``0.5`` makes each classifier's marginal posterior of a class
+        wrong); ``"flat"`` and ``"jeffreys"`` name the concentration whose marginals are that
+        Beta prior (see :func:`dirichlet_from_beta`). The default ``0.5`` makes each classifier's marginal posterior of a class
         accuracy ``Beta(k + 1, n - k + 1)``, exactly the flat-prior posterior of
         :func:`bacc.evaluate` and :func:`compare`, so the paired and independent analyses
         differ only by the correlation.

@@ -8,12 +8,12 @@ whose **predicted** class is ``labels[j]`` (rows = true class, as in scikit-lear
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._engine.convert import jsonable
 from ._engine.validate import as_label_sequence
 from .errors import BaccError
 
@@ -253,7 +253,7 @@ class ConfusionMatrix:
 
     def to_dict(self) -> dict:
         """Plain JSON-able description: labels and counts (rows = true class)."""
-        return {"labels": [_jsonable(x) for x in self.labels], "counts": self.counts.tolist()}
+        return {"labels": [jsonable(x) for x in self.labels], "counts": self.counts.tolist()}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
@@ -265,14 +265,6 @@ class ConfusionMatrix:
 
     def __repr__(self) -> str:
         return f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r})"
-
-
-def _jsonable(x):
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, str | numbers.Number | bool) or x is None:
-        return x
-    return str(x)
 
 
 def as_confusion_matrix(obj, *, rows: str = "true", labels=None) -> ConfusionMatrix:

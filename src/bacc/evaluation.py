@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics
+from ._engine.convert import jsonable
 from ._engine.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix
 from .posterior import (
@@ -76,10 +77,8 @@ class ClassResult:
 
     def to_dict(self) -> dict:
         """Plain JSON-able dict."""
-        from .confusion import _jsonable
-
         return {
-            "label": _jsonable(self.label),
+            "label": jsonable(self.label),
             "correct": self.correct,
             "support": self.support,
             "sample_accuracy": None if np.isnan(self.sample_accuracy) else self.sample_accuracy,

@@ -81,6 +81,7 @@ from ._engine.bounds import (
     tail_level,
 )
 from ._engine.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
+from ._engine.convert import jsonable
 from ._engine.validate import (
     check_confidence,
     check_method,
@@ -88,7 +89,7 @@ from ._engine.validate import (
     check_sides,
     check_weights,
 )
-from .confusion import ConfusionMatrix, _jsonable, as_confusion_matrix
+from .confusion import ConfusionMatrix, as_confusion_matrix
 from .errors import BaccError, BaccWarning
 
 __all__ = [
@@ -225,7 +226,7 @@ class ClassInterval:
     def to_dict(self) -> dict:
         """JSON-able dictionary."""
         return {
-            "label": _jsonable(self.label),
+            "label": jsonable(self.label),
             "correct": int(self.correct),
             "support": int(self.support),
             "estimate": None if math.isnan(self.estimate) else float(self.estimate),

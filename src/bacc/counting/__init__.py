@@ -43,7 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from ..confusion import ConfusionMatrix, _jsonable
+from .._engine.convert import jsonable
+from ..confusion import ConfusionMatrix
 from ..errors import BaccError, BaccWarning
 
 __all__ = ["GroupedCounts", "counts", "counts_from_long"]
@@ -249,10 +250,10 @@ class GroupedCounts(Mapping):
         """Plain JSON-able dict: grouping columns, labels, dropped examples, one matrix per group."""
         return {
             "by": list(self.by),
-            "labels": [_jsonable(x) for x in self.labels],
+            "labels": [jsonable(x) for x in self.labels],
             "n_dropped": self.n_dropped,
             "groups": [
-                {"group": _jsonable(g) if not isinstance(g, tuple) else [_jsonable(v) for v in g],
+                {"group": jsonable(g) if not isinstance(g, tuple) else [jsonable(v) for v in g],
                  "counts": self.counts[i].tolist()}
                 for i, g in enumerate(self.groups)
             ],
