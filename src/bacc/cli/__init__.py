@@ -584,7 +584,7 @@ def _entries(results: Sequence[Evaluated], notes: dict | None = None, short: dic
 
 
 def _cmd_report(args) -> int:
-    from ..display.report import Comparison, Section, render_report, write_report
+    from ..display.report import ReportComparison, Section, render_report, write_report
 
     _check_rope(args)
     results = _evaluate_all(args)
@@ -592,7 +592,7 @@ def _cmd_report(args) -> int:
     ranking = None
     try:
         if len(results) == 2:
-            comparisons.append(Comparison(results[0].name, results[1].name,
+            comparisons.append(ReportComparison(results[0].name, results[1].name,
                                           _comparison(results[0], results[1], args), bool(args.paired)))
         elif 2 < len(results) <= 50:
             ranking = rank_evaluations({r.name: r.evaluation for r in results}, random_state=args.seed)
@@ -623,7 +623,7 @@ def _demo_args(**kw) -> argparse.Namespace:
 
 def _cmd_demo(args) -> int:
     from .. import ConfusionMatrix
-    from ..display.report import Comparison, Section, render_report, write_report
+    from ..display.report import ReportComparison, Section, render_report, write_report
 
     opts = _demo_args(confidence=args.confidence)
     data = json.loads(Path(_data_path("paper_examples.json")).read_text(encoding="utf-8"))
@@ -695,7 +695,7 @@ def _cmd_demo(args) -> int:
             except BaccError as exc:
                 _warn(f"comparison left out: {exc}")
                 continue
-            comps.append(Comparison(a.name, b.name, comp, paired=True))
+            comps.append(ReportComparison(a.name, b.name, comp, paired=True))
             _out()
             _out(f"-- paired comparison (same test examples): A = {a.name}, B = {b.name}")
             _out(str(comp))

@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import BaccError
 from . import text as _text
 
-__all__ = ["Comparison", "ReportEntry", "Section", "render_report", "write_report"]
+__all__ = ["ReportComparison", "ReportEntry", "Section", "render_report", "write_report"]
 
 _FOREST_MAX = 40
 
@@ -73,7 +73,7 @@ class ReportEntry:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class ReportComparison:
     """A comparison of two entries: names and the result of ``bacc.compare`` / ``compare_paired``."""
 
     name_a: str
@@ -89,7 +89,7 @@ class Section:
     title: str
     entries: Sequence[ReportEntry]
     description: str = ""
-    comparisons: Sequence[Comparison] = ()
+    comparisons: Sequence[ReportComparison] = ()
     ranking: Any = None
     measures: bool = True
     details: bool = True
@@ -285,7 +285,7 @@ def _result_text(result: Any) -> str:
     return f'<pre class="result">{esc(result)}</pre>'
 
 
-def _comparison_html(c: Comparison, figs: _Figures) -> str:
+def _comparison_html(c: ReportComparison, figs: _Figures) -> str:
     r = c.result
     p = getattr(r, "p_better", None)
     head = f"{c.name_a} vs {c.name_b}" + (" (paired: same test examples)" if c.paired else "")
