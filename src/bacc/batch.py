@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._engine import beta as _beta
-from ._engine.convert import jsonable
+from ._engine.convert import FrozenArrays, jsonable
 from ._engine.pair import PairSums
 from ._engine.solvers import beta_k4, beta_moments, cornish_fisher_start, newton_quantile, tails
 from ._engine.validate import check_confidence, check_prior
-from .confusion import ConfusionMatrix
+from .confusion import ConfusionMatrix, included_classes
 from .distributions import BetaSum
 from .errors import BaccError
 from .progress import Progress
@@ -33,7 +33,7 @@ _DELAY = 0.5  # seconds before a progress bar appears
 
 
 @dataclass(frozen=True, eq=False)
-class BatchEvaluation:
+class BatchEvaluation(FrozenArrays):
     """One row per group. Arrays are aligned with ``groups``.
 
     Attributes
@@ -276,7 +276,7 @@ def evaluate_many(
     pa, pb = check_prior(prior, l)
     k = np.einsum("gii->gi", stack).astype(float)
     n = stack.sum(axis=2).astype(float)
-    inc = n > 0
+    inc = included_classes(n)
     m = inc.sum(axis=1)
     total = stack.sum(axis=(1, 2)).astype(float)
     sample_acc = k.sum(axis=1) / total

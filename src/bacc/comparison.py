@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics
-from ._engine.convert import jsonable
-from ._engine.validate import as_label_sequence, check_confidence, check_prior, check_weights
-from .confusion import ConfusionMatrix, as_confusion_matrix
+from ._engine.convert import FrozenArrays, jsonable
+from ._engine.validate import as_label_sequence, check_confidence, check_prior
+from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
 from .display.text import align
 from .distributions import BetaSum, ContinuousDistribution, PairedDifference
 from .errors import BaccError
 from .evaluation import Evaluation
-from .posterior import _included_classes, balanced_components
+from .posterior import balanced_components
 from .significance import McNemarTest, mcnemar_exact
 
 __all__ = [
@@ -80,7 +80,7 @@ def _html_table(header, rows) -> str:
 # ----------------------------------------------------------------------------------------------
 # results
 @dataclass(frozen=True, eq=False)
-class Comparison:
+class Comparison(FrozenArrays):
     """Result of :func:`compare` or :func:`compare_paired`. Frozen; print it or ``to_dict()``.
 
     Attributes
@@ -224,7 +224,7 @@ class Comparison:
 
 
 @dataclass(frozen=True, eq=False)
-class Ranking:
+class Ranking(FrozenArrays):
     """Result of :func:`rank`. Frozen; print it or ``to_dict()``.
 
     Attributes
@@ -718,13 +718,7 @@ def compare_paired(
     nm = _check_names(names, 2, ("A", "B"))
     pri = _check_dirichlet_prior(prior)
     counts, cm_a, cm_b = paired_counts(y_true, y_pred_a, y_pred_b, labels=labels)
-    l = cm_a.n_classes
-    w_all = check_weights(weights, l)
-    keep = _included_classes(cm_a, "drop")
-    w = w_all[keep]
-    if w.sum() <= 0:
-        raise BaccError("the classes that have examples all have weight 0")
-    w = w / w.sum()
+    keep, w = balanced_classes(cm_a, weights, empty="drop", stacklevel=2)
     idx = np.flatnonzero(keep)[w > 0]
     w = w[w > 0]
     alpha = counts[idx].astype(float) + pri

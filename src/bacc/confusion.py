@@ -8,16 +8,17 @@ whose **predicted** class is ``labels[j]`` (rows = true class, as in scikit-lear
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ._engine.convert import jsonable
-from ._engine.validate import as_label_sequence
-from .errors import BaccError
+from ._engine.validate import as_label_sequence, check_weights
+from .errors import BaccError, BaccWarning
 
-__all__ = ["ConfusionMatrix", "as_confusion_matrix"]
+__all__ = ["ConfusionMatrix", "as_confusion_matrix", "balanced_classes", "included_classes"]
 
 _MAX_COUNT = 2**62  # sums of counts stay exact in int64
 
@@ -274,3 +275,81 @@ def as_confusion_matrix(obj, *, rows: str = "true", labels=None) -> ConfusionMat
             raise BaccError("labels= disagrees with the labels of the given ConfusionMatrix")
         return obj
     return ConfusionMatrix.from_matrix(obj, rows=rows, labels=labels)
+
+
+def included_classes(support, empty: str = "drop") -> np.ndarray:
+    """Mask of the classes whose accuracy enters the balanced accuracy (vectorised).
+
+    The rule of :func:`balanced_classes` without its weights and warning, for arrays of class
+    supports of any shape (the last axis is the class): a class with no true examples is left
+    out (``empty="drop"``) or kept (``empty="keep"``).
+    """
+    if empty not in ("drop", "keep"):
+        raise BaccError(f"empty must be 'drop' or 'keep', got {empty!r}")
+    support = np.asarray(support)
+    return support > 0 if empty == "drop" else np.ones(support.shape, dtype=bool)
+
+
+def balanced_classes(
+    cm: ConfusionMatrix, weights=None, *, empty: str = "drop", warn: bool = True, stacklevel: int = 2
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which classes enter the balanced accuracy, and with what weights: the one rule.
+
+    A class with no true examples (it appears only among the predictions) has no accuracy to
+    average. With ``empty="drop"`` (the default, as scikit-learn does) it is left out, with a
+    :class:`bacc.BaccWarning`, and the weights of the other classes are rescaled to sum to 1;
+    with ``empty="keep"`` every class stays (its posterior is then the prior, its exact bounds
+    ``[0, 1]``).
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+    weights : array_like, optional
+        Class weights (default ``1 / l``); see :func:`bacc.posterior_balanced_accuracy`.
+    empty : {"drop", "keep"}
+    warn : bool
+        Warn when a class is left out.
+    stacklevel : int
+        As in :func:`warnings.warn`, counted from the caller of this function.
+
+    Returns
+    -------
+    included : ndarray of bool, shape (l,)
+    w : ndarray of float, shape (included.sum(),)
+        Weights of the included classes, summing to 1 (a weight may be 0).
+
+    Raises
+    ------
+    BaccError
+        ``empty`` is not "drop" or "keep", no class has examples, or the included classes all
+        have weight 0.
+
+    References
+    ----------
+    Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced accuracy
+    and its posterior distribution. Proc. 20th ICPR, 3121-3124.
+    Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic performance
+    evaluation for multiclass classification using the posterior balanced accuracy. ROBOT2013,
+    347-361, eq. 12-13.
+    """
+    w = check_weights(weights, cm.n_classes)
+    included = included_classes(cm.support, empty)
+    has = cm.support > 0
+    if not has.any():
+        raise BaccError("no class has true examples")
+    if warn and empty == "drop" and not has.all():
+        missing = [cm.labels[i] for i in np.flatnonzero(~has)]
+        warnings.warn(
+            f"class(es) {missing!r} have no true examples and are left out of the balanced "
+            "accuracy (pass empty='keep' to keep them: posterior = prior, exact bounds [0, 1])",
+            BaccWarning,
+            stacklevel=stacklevel + 1,
+        )
+    if weights is None:
+        m = int(included.sum())
+        return included, np.full(m, 1.0 / m)
+    wi = w[included]
+    total = wi.sum()
+    if total <= 0:
+        raise BaccError("the classes that enter the balanced accuracy all have weight 0")
+    return included, wi / total

@@ -43,6 +43,7 @@ from scipy import special as sc
 
 from ._engine import beta as _beta
 from ._engine.components import RHO, partition
+from ._engine.convert import readonly
 from ._engine.lattice import GridTable
 from ._engine.pair import PairSums
 from ._engine.paired import PairedComponents, PairedTable
@@ -67,7 +68,26 @@ class ContinuousDistribution:
 
     Subclasses provide ``cdf, sf, pdf, ppf, isf, mean, var, mode, support, rvs``; this class
     derives ``std, median, logpdf, p_above, interval`` (central or highest-density) from them.
+
+    A distribution is immutable: its public attributes (parameters, weights, labels) are set
+    once, when it is built, and its arrays are read-only. Private attributes hold caches.
     """
+
+    def __setattr__(self, name: str, value) -> None:
+        if not name.startswith("_"):
+            if name in self.__dict__:
+                raise AttributeError(
+                    f"{type(self).__name__}.{name} cannot be changed: distributions are "
+                    "immutable (build a new one)"
+                )
+            if isinstance(value, np.ndarray):
+                value = readonly(value)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if not name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__}.{name} cannot be deleted")
+        object.__delattr__(self, name)
 
     def std(self) -> float:
         """Standard deviation."""

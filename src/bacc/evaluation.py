@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics
-from ._engine.convert import jsonable
+from ._engine.convert import FrozenArrays, jsonable
 from ._engine.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix
 from .posterior import (
@@ -88,7 +88,7 @@ class ClassResult:
 
 
 @dataclass(frozen=True, eq=False)
-class Evaluation:
+class Evaluation(FrozenArrays):
     """Result of :func:`evaluate`. Frozen; ``print()`` it, or ``to_dict()`` for JSON."""
 
     confusion: ConfusionMatrix

@@ -87,9 +87,8 @@ from ._engine.validate import (
     check_method,
     check_metric,
     check_sides,
-    check_weights,
 )
-from .confusion import ConfusionMatrix, as_confusion_matrix
+from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
 from .errors import BaccError, BaccWarning
 
 __all__ = [
@@ -345,34 +344,10 @@ class ExactInterval:
 
 # ----------------------------------------------------------------------------------------------
 # per-class data
-def _class_arrays(cm: ConfusionMatrix, empty: str, *, warn: bool = True):
-    """Return labels, k, n and the mask of classes that enter the balanced accuracy."""
-    if empty not in ("drop", "keep"):
-        raise BaccError(f"empty must be 'drop' or 'keep', got {empty!r}")
-    k = cm.correct.astype(np.int64)
-    n = cm.support.astype(np.int64)
-    included = (n > 0) if empty == "drop" else np.ones(n.shape, dtype=bool)
-    if warn and empty == "drop" and not included.all():
-        missing = [cm.labels[i] for i in np.flatnonzero(~included)]
-        warnings.warn(
-            f"classes {missing!r} have no true examples and are left out of the balanced "
-            "accuracy (pass empty='keep' to keep them with bounds [0, 1])",
-            BaccWarning,
-            stacklevel=3,
-        )
-    return cm.labels, k, n, included
-
-
-def _included_weights(weights, cm: ConfusionMatrix, included: np.ndarray) -> np.ndarray:
-    """Class weights restricted to the included classes and renormalised."""
-    if weights is None:
-        m = int(included.sum())
-        return np.full(m, 1.0 / m)
-    w = check_weights(weights, cm.n_classes)[included]
-    s = w.sum()
-    if s <= 0:
-        raise BaccError("the weights of the classes with examples are all 0")
-    return w / s
+def _class_arrays(cm: ConfusionMatrix, empty: str, weights=None, *, warn: bool = True):
+    """Labels, k, n, the mask of classes in the balanced accuracy and their weights."""
+    included, w = balanced_classes(cm, weights, empty=empty, warn=warn, stacklevel=3)
+    return cm.labels, cm.correct.astype(np.int64), cm.support.astype(np.int64), included, w
 
 
 def _as_cm(cm, rows: str = "true", labels=None) -> ConfusionMatrix:
@@ -423,7 +398,7 @@ def class_intervals(
     c = check_confidence(confidence)
     check_sides(sides)
     cm = _as_cm(cm, rows, labels)
-    labs, k, n, _ = _class_arrays(cm, "keep", warn=False)
+    labs, k, n, _, _ = _class_arrays(cm, "keep", warn=False)
     if adjust is None:
         alpha = tail_level(c, sides)
         method = "clopper-pearson"
@@ -540,10 +515,7 @@ def exact_interval(
             "method 'clopper-pearson' is for metric='accuracy'; for the balanced accuracy "
             "choose 'union', 'sidak' or 'buehler'"
         )
-    labs, k, n, inc = _class_arrays(cm, empty)
-    if not inc.any():  # pragma: no cover - a matrix always has examples
-        raise BaccError("no class has examples")
-    w = _included_weights(weights, cm, inc)
+    labs, k, n, inc, w = _class_arrays(cm, empty, weights)
     ki, ni = k[inc], n[inc]
     m = int(inc.sum())
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -758,7 +730,7 @@ def approx_class_intervals(
     check_method(method, CLASS_METHODS, "per-class approximate")
     check_sides(sides)
     cm = as_confusion_matrix(cm, rows=rows, labels=labels)
-    labs, k, n, _ = _class_arrays(cm, "keep", warn=False)
+    labs, k, n, _, _ = _class_arrays(cm, "keep", warn=False)
     return _class_rows(
         labs, k, n, np.ones(k.shape, dtype=bool), c, tail_level(c, sides), sides, method
     )
@@ -852,8 +824,7 @@ def approx_interval(
             exceeds_unit_interval=_outside(lower, upper),
             multiplier=normal_quantile(alpha),
         )
-    labs, k, n, inc = _class_arrays(cm, empty)
-    w = _included_weights(weights, cm, inc)
+    labs, k, n, inc, w = _class_arrays(cm, empty, weights)
     ki, ni = k[inc], n[inc]
     m = int(inc.sum())
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -971,7 +942,7 @@ def fold_sem_interval(
         else:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", BaccWarning)
-                _, k, n, inc = _class_arrays(f, "drop", warn=False)
+                _, k, n, inc, _ = _class_arrays(f, "drop", warn=False)
             vals.append(float(np.mean(k[inc] / n[inc])))
     v = np.asarray(vals)
     mean = float(v.mean())

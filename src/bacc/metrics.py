@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._engine.validate import check_weights
-from .confusion import as_confusion_matrix
+from .confusion import as_confusion_matrix, balanced_classes, included_classes
 
 __all__ = [
     "accuracy",
@@ -52,10 +51,8 @@ def balanced_accuracy(cm, weights=None) -> float:
     Classes without true examples are left out and the remaining weights rescaled.
     """
     cm = as_confusion_matrix(cm)
-    w = check_weights(weights, cm.n_classes)
-    r = recall(cm)
-    ok = ~np.isnan(r)
-    return float(np.sum(w[ok] * r[ok]) / np.sum(w[ok]))
+    included, w = balanced_classes(cm, weights, warn=False)
+    return float(np.sum(w * recall(cm)[included]))
 
 
 def specificity(cm) -> np.ndarray:
@@ -87,7 +84,7 @@ def balanced_precision(cm) -> np.ndarray:
     n = cm.support.astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         rates = np.where(n[:, None] > 0, c / np.where(n[:, None] > 0, n[:, None], 1.0), 0.0)
-    rows = n > 0
+    rows = included_classes(n)
     return _ratio(np.diag(rates), rates[rows].sum(axis=0))
 
 

@@ -9,14 +9,11 @@ posterior is the distribution of a weighted sum of independent Beta variables
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from ._engine.validate import check_prior, check_weights
-from .confusion import ConfusionMatrix, as_confusion_matrix
+from ._engine.validate import check_prior
+from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
 from .distributions import BetaPosterior, BetaSum
-from .errors import BaccError, BaccWarning
 
 __all__ = [
     "BetaPosterior",
@@ -108,22 +105,6 @@ def posterior_class_accuracies(cm, prior=(1.0, 1.0), *, rows: str = "true") -> l
     return [BetaPosterior(k[i] + a[i], n[i] - k[i] + b[i]) for i in range(cm.n_classes)]
 
 
-def _included_classes(cm: ConfusionMatrix, empty: str, stacklevel: int = 3) -> np.ndarray:
-    if empty not in ("drop", "keep"):
-        raise BaccError(f"empty must be 'drop' or 'keep', got {empty!r}")
-    has = cm.support > 0
-    if empty == "keep" or has.all():
-        return np.ones(cm.n_classes, dtype=bool)
-    missing = [cm.labels[i] for i in np.flatnonzero(~has)]
-    warnings.warn(
-        f"class(es) {missing!r} have no true examples and are left out of the balanced "
-        "accuracy (pass empty='keep' to keep them with their prior as posterior)",
-        BaccWarning,
-        stacklevel=stacklevel,
-    )
-    return has
-
-
 def balanced_components(
     cm: ConfusionMatrix, prior, weights, empty: str = "drop", *, stacklevel: int = 3
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
@@ -136,12 +117,7 @@ def balanced_components(
     seen from this function: a warning points at the user's line.
     """
     a0, b0 = check_prior(prior, cm.n_classes)
-    w = check_weights(weights, cm.n_classes)
-    keep = _included_classes(cm, empty, stacklevel=stacklevel + 1)
-    w_kept = w[keep]
-    if w_kept.sum() <= 0:
-        raise BaccError("the classes that have examples all have weight 0")
-    w_kept = w_kept / w_kept.sum()
+    keep, w_kept = balanced_classes(cm, weights, empty=empty, stacklevel=stacklevel)
     nz = w_kept > 0
     idx = np.flatnonzero(keep)[nz]
     k, n = cm.correct, cm.support

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ._engine.convert import FrozenArrays
 from ._engine.validate import check_confidence, check_prior
 from .confusion import ConfusionMatrix
 from .errors import BaccError, BaccWarning
@@ -48,7 +49,7 @@ def _sklearn(what: str):
 
 
 @dataclass(frozen=True, eq=False)
-class CVEvaluation:
+class CVEvaluation(FrozenArrays):
     """Result of :func:`evaluate_cv`.
 
     Attributes

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 
 import numpy as np
 
-__all__ = ["jsonable", "readonly"]
+__all__ = ["FrozenArrays", "freeze_arrays", "jsonable", "readonly"]
 
 
 def jsonable(x):
@@ -23,3 +24,22 @@ def readonly(a, dtype=None) -> np.ndarray:
     out = np.array(a, dtype=dtype, copy=True)
     out.flags.writeable = False
     return out
+
+
+def freeze_arrays(obj) -> None:
+    """Replace every array field of the frozen dataclass ``obj`` by a read-only copy."""
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        if isinstance(v, np.ndarray):
+            object.__setattr__(obj, f.name, readonly(v))
+
+
+class FrozenArrays:
+    """Mixin for frozen result dataclasses: their array fields are read-only copies.
+
+    ``@dataclass(frozen=True)`` stops reassignment of fields; this stops writing into them
+    (``result.weights[0] = 5``), so a result cannot change after it is built.
+    """
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
