@@ -59,7 +59,7 @@ def rate_naive_bacc(method, sizes, acc, n_sim, seed=0):
     t = time.perf_counter()
     for _ in range(n_sim):
         k1, k2 = rng.binomial(sizes, acc)
-        iv = exact_interval([[k1, n1 - k1], [n2 - k2, k2]], 0.95, method=method)
+        iv = exact_interval([[k1, n1 - k1], [n2 - k2, k2]], confidence=0.95, method=method)
         hits += iv.lower <= truth <= iv.upper
     return n_sim / (time.perf_counter() - t), hits / n_sim
 
@@ -85,7 +85,7 @@ def same_draws_check():
 
     def per_matrix(k, n, confidence, sides):
         ivs = [
-            exact_interval([[a, n[0] - a], [n[1] - b, b]], confidence, sides=sides)
+            exact_interval([[a, n[0] - a], [n[1] - b, b]], confidence=confidence, sides=sides)
             for a, b in k
         ]
         return [i.lower for i in ivs], [i.upper for i in ivs]

@@ -81,7 +81,7 @@ def test_balanced_wald_uses_the_delta_method_variance():
 def test_balanced_wilson_and_jeffreys_average_per_class_bounds_at_the_union_level(method):
     cm = [[42, 3], [6, 4]]
     iv = approx_interval(cm, method=method)
-    per = approx_class_intervals(cm, 1 - 0.05 / 2, method=method)  # 1.25% per tail
+    per = approx_class_intervals(cm, confidence=1 - 0.05 / 2, method=method)  # 1.25% per tail
     assert iv.lower == pytest.approx(np.mean([c.lower for c in per]), abs=1e-14)
     assert iv.upper == pytest.approx(np.mean([c.upper for c in per]), abs=1e-14)
     assert not iv.exceeds_unit_interval
@@ -155,7 +155,7 @@ def test_every_method_is_labelled_approximate():
 @pytest.mark.parametrize("confidence", [0, 1, 2, "high"])
 def test_bad_confidence_raises(confidence):
     with pytest.raises(BaccError, match="confidence"):
-        approx_interval([[5, 1], [1, 5]], confidence)
+        approx_interval([[5, 1], [1, 5]], confidence=confidence)
 
 
 def test_unknown_method_and_sides_raise():

@@ -160,7 +160,7 @@ def test_evaluate_options_prior_confidence_weights_exact_method():
     assert d["confidence"] == 0.9
     assert d["balanced_accuracy"]["lower"] == pytest.approx(ev.balanced_accuracy_summary.lower, abs=1e-12)
     assert d["p_above_chance"] == pytest.approx(ev.p_above_chance, abs=1e-12)
-    ex = exact_interval(C2, 0.9, method="sidak", weights=[0.7, 0.3])
+    ex = exact_interval(C2, confidence=0.9, method="sidak", weights=[0.7, 0.3])
     assert d["exact"]["balanced_accuracy"]["lower"] == pytest.approx(ex.lower, abs=1e-12)
     assert d["exact"]["balanced_accuracy"]["method"] == "sidak"
 

@@ -24,7 +24,7 @@ ACCURACIES = [(0.5, 0.5), (0.9, 0.99), (0.99, 0.99), (0.5, 0.9), (0.99, 0.5)]
 @pytest.mark.parametrize("sides", ["two", "lower", "upper"])
 def test_union_and_sidak_keep_nominal_coverage_over_the_grid(sizes, sides):
     for i, acc in enumerate(ACCURACIES):
-        r = coverage(["union", "sidak"], sizes, acc, 0.95, n_sim=20_000, random_state=i,
+        r = coverage(["union", "sidak"], sizes, acc, confidence=0.95, n_sim=20_000, random_state=i,
                      sides=sides)
         for m in r.methods:
             assert m.exact
@@ -34,7 +34,7 @@ def test_union_and_sidak_keep_nominal_coverage_over_the_grid(sizes, sides):
 
 def test_union_keeps_nominal_coverage_for_three_classes():
     for acc in [(0.5, 0.9, 0.99), (0.99, 0.99, 0.99), (1 / 3, 1 / 3, 1 / 3)]:
-        r = coverage(["union", "sidak"], [5, 40, 200], acc, 0.9, n_sim=20_000, random_state=7)
+        r = coverage(["union", "sidak"], [5, 40, 200], acc, confidence=0.9, n_sim=20_000, random_state=7)
         assert all(m.keeps_promise(0.9) for m in r.methods), str(r)
 
 
@@ -48,7 +48,7 @@ BUEHLER_GRID = [
 @pytest.mark.parametrize("sizes,accuracies", BUEHLER_GRID)
 def test_buehler_keeps_nominal_coverage_and_is_narrower_than_union(sizes, accuracies):
     for i, acc in enumerate(accuracies):
-        r = coverage(["union", "buehler"], sizes, acc, 0.95, n_sim=20_000, random_state=i)
+        r = coverage(["union", "buehler"], sizes, acc, confidence=0.95, n_sim=20_000, random_state=i)
         b = r["buehler"]
         assert b.exact and b.coverage >= 0.95 - 3 * b.mc_se, str(r)
         assert b.mean_width <= r["union"].mean_width + 1e-12
@@ -93,7 +93,7 @@ def test_simulated_coverage_matches_exact_enumeration_for_clopper_pearson():
     n, p = 30, 0.9
     r = coverage(["clopper-pearson"], [n], [p], n_sim=50_000, random_state=2, metric="accuracy")
     k = np.arange(n + 1)
-    lo, hi = clopper_pearson(k, np.full(n + 1, n), 0.95)
+    lo, hi = clopper_pearson(k, np.full(n + 1, n), confidence=0.95)
     exact_cov = stats.binom.pmf(k, n, p)[(lo <= p) & (p <= hi)].sum()
     assert r["clopper-pearson"].coverage == pytest.approx(exact_cov, abs=4 * r.methods[0].mc_se)
     assert exact_cov >= 0.95
@@ -103,7 +103,7 @@ def test_simulated_coverage_matches_exact_enumeration_for_clopper_pearson():
 def test_simulator_intervals_equal_the_public_functions():
     def union_by_hand(k, n, confidence, sides):
         out = [
-            exact_interval([[a, n[0] - a], [n[1] - b, b]], confidence, sides=sides)
+            exact_interval([[a, n[0] - a], [n[1] - b, b]], confidence=confidence, sides=sides)
             for a, b in k
         ]
         return [o.lower for o in out], [o.upper for o in out]
@@ -111,7 +111,7 @@ def test_simulator_intervals_equal_the_public_functions():
     for method in ("union", "buehler"):
         def by_hand(k, n, confidence, sides, method=method):
             out = [
-                exact_interval([[a, n[0] - a], [n[1] - b, b]], confidence, sides=sides,
+                exact_interval([[a, n[0] - a], [n[1] - b, b]], confidence=confidence, sides=sides,
                                method=method)
                 for a, b in k
             ]

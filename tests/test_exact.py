@@ -33,10 +33,10 @@ CM_80_OF_100 = [[50, 10], [10, 30]]
 # ----------------------------------------------------------------------------------------------
 # the worked example of Sandler & Dirac (2024)
 def test_seed004_upper_bound_n100_k80():
-    lo, hi = clopper_pearson(80, 100, 0.95, sides="upper")
+    lo, hi = clopper_pearson(80, 100, confidence=0.95, sides="upper")
     assert lo == 0.0
     assert round(hi, 3) == 0.863
-    iv = exact_interval(CM_80_OF_100, 0.95, metric="accuracy", sides="upper")
+    iv = exact_interval(CM_80_OF_100, confidence=0.95, metric="accuracy", sides="upper")
     assert iv.method == "clopper-pearson"
     assert round(iv.upper, 3) == 0.863 and iv.lower == 0.0 and iv.estimate == 0.8
 
@@ -50,7 +50,7 @@ def test_seed004_binomial_cdf_at_80_is_0248_for_p083():
 
 
 def test_seed004_binomial_cdf_at_80_is_005_at_the_bound():
-    _, hi = clopper_pearson(80, 100, 0.95, sides="upper")
+    _, hi = clopper_pearson(80, 100, confidence=0.95, sides="upper")
     assert stats.binom.cdf(80, 100, hi) == pytest.approx(0.05, abs=1e-12)
     # and it is the largest such p: slightly above, the CDF drops below delta
     assert stats.binom.cdf(80, 100, hi + 1e-9) < 0.05
@@ -69,21 +69,21 @@ def test_seed004_bisection_of_the_binomial_cdf_agrees():
         return low
 
     for n, k in [(100, 80), (30, 9), (10, 0), (57, 56)]:
-        assert clopper_pearson(k, n, 0.95, "upper")[1] == pytest.approx(
+        assert clopper_pearson(k, n, confidence=0.95, sides="upper")[1] == pytest.approx(
             binomial_upper_bound(n, k, 0.05), abs=1e-10
         )
 
 
 def test_seed004_lower_bound_is_the_upper_bound_on_the_errors():
-    lo, _ = clopper_pearson(80, 100, 0.95, "lower")
-    _, hi_err = clopper_pearson(20, 100, 0.95, "upper")
+    lo, _ = clopper_pearson(80, 100, confidence=0.95, sides="lower")
+    _, hi_err = clopper_pearson(20, 100, confidence=0.95, sides="upper")
     assert lo == pytest.approx(1.0 - hi_err, abs=1e-14)
 
 
 def test_seed004_central_interval_uses_half_delta_in_each_tail():
-    lo2, hi2 = clopper_pearson(80, 100, 0.95, "two")
-    lo1, _ = clopper_pearson(80, 100, 0.975, "lower")
-    _, hi1 = clopper_pearson(80, 100, 0.975, "upper")
+    lo2, hi2 = clopper_pearson(80, 100, confidence=0.95, sides="two")
+    lo1, _ = clopper_pearson(80, 100, confidence=0.975, sides="lower")
+    _, hi1 = clopper_pearson(80, 100, confidence=0.975, sides="upper")
     assert (lo2, hi2) == (lo1, hi1)
 
 
@@ -93,7 +93,7 @@ def test_seed004_central_interval_uses_half_delta_in_each_tail():
 @pytest.mark.parametrize("confidence", [0.8, 0.95, 0.99])
 def test_clopper_pearson_equals_statsmodels_beta_to_1e12(n, confidence):
     k = np.arange(n + 1)
-    lo, hi = clopper_pearson(k, np.full(n + 1, n), confidence)
+    lo, hi = clopper_pearson(k, np.full(n + 1, n), confidence=confidence)
     sl, su = proportion_confint(k, n, alpha=1 - confidence, method="beta")
     np.testing.assert_allclose(lo, sl, rtol=0, atol=1e-12)
     np.testing.assert_allclose(hi, su, rtol=0, atol=1e-12)
@@ -118,7 +118,7 @@ def test_empty_class_gets_bounds_0_and_1():
 # huge classes: scipy's betaincinv is wrong there; bacc's bounds are checked against betainc
 def test_class_with_1e9_examples_999999000_correct():
     n, k = 10**9, 999_999_000
-    lo, hi = clopper_pearson(k, n, 0.95)
+    lo, hi = clopper_pearson(k, n, confidence=0.95)
     assert 0.0 < lo < k / n < hi < 1.0
     # the bounds solve the defining equations (Sandler & Dirac 2024) to high relative accuracy
     assert sc.betainc(k, n - k + 1, lo) == pytest.approx(0.025, rel=1e-8)
@@ -147,10 +147,10 @@ def test_balanced_accuracy_with_classes_of_1e9_examples():
 # union bound and Šidák (Sandler & Dirac (2024), "Constructing the bound for balanced accuracy")
 def test_seed004_union_bound_two_classes_uses_delta_over_4():
     cm = [[42, 3], [6, 4]]
-    iv = exact_interval(cm, 0.95)
+    iv = exact_interval(cm, confidence=0.95)
     assert iv.method == "union" and iv.per_bound_confidence == pytest.approx(1 - 0.0125)
-    lo = [clopper_pearson(k, n, 1 - 2 * 0.0125)[0] for k, n in [(42, 45), (4, 10)]]
-    hi = [clopper_pearson(k, n, 1 - 2 * 0.0125)[1] for k, n in [(42, 45), (4, 10)]]
+    lo = [clopper_pearson(k, n, confidence=1 - 2 * 0.0125)[0] for k, n in [(42, 45), (4, 10)]]
+    hi = [clopper_pearson(k, n, confidence=1 - 2 * 0.0125)[1] for k, n in [(42, 45), (4, 10)]]
     assert iv.lower == pytest.approx(np.mean(lo), abs=1e-15)
     assert iv.upper == pytest.approx(np.mean(hi), abs=1e-15)
     assert iv.estimate == pytest.approx((42 / 45 + 4 / 10) / 2)
@@ -159,7 +159,7 @@ def test_seed004_union_bound_two_classes_uses_delta_over_4():
 def test_union_bound_levels_for_l_classes():
     assert per_bound_alpha(0.95, 3, "two", "union") == pytest.approx(0.05 / 6)
     assert per_bound_alpha(0.95, 3, "lower", "union") == pytest.approx(0.05 / 3)
-    iv = exact_interval([[8, 1, 1], [2, 7, 1], [0, 3, 7]], 0.9, sides="lower")
+    iv = exact_interval([[8, 1, 1], [2, 7, 1], [0, 3, 7]], confidence=0.9, sides="lower")
     assert iv.per_bound_confidence == pytest.approx(1 - 0.1 / 3)
     assert iv.upper == 1.0
 
@@ -218,8 +218,8 @@ def test_bounds_lie_in_unit_interval_bracket_the_estimate_and_nest(k, extra, c1,
     n = k + extra
     if n == 0:
         return
-    lo1, hi1 = clopper_pearson(k, n, min(c1, c2))
-    lo2, hi2 = clopper_pearson(k, n, max(c1, c2))
+    lo1, hi1 = clopper_pearson(k, n, confidence=min(c1, c2))
+    lo2, hi2 = clopper_pearson(k, n, confidence=max(c1, c2))
     assert 0.0 <= lo2 <= lo1 <= k / n <= hi1 <= hi2 <= 1.0
 
 
@@ -261,7 +261,7 @@ def test_buehler_lower_bound_has_exact_coverage_on_a_grid_of_true_accuracies(n1,
 def test_buehler_lower_bound_matches_its_definition_by_brute_force():
     # L(t) = inf {lambda(theta) : P_theta(T >= t) >= alpha}; brute force on a fine grid
     n1, n2, k1, k2, alpha = 6, 9, 5, 6, 0.05
-    iv = exact_interval([[k1, n1 - k1], [n2 - k2, k2]], 1 - alpha, sides="lower", method="buehler")
+    iv = exact_interval([[k1, n1 - k1], [n2 - k2, k2]], confidence=1 - alpha, sides="lower", method="buehler")
     th = np.linspace(0, 1, 2001)
     p1, p2 = _binom_pmf_matrix(n1, th), _binom_pmf_matrix(n2, th)
     a, b = np.meshgrid(np.arange(n1 + 1), np.arange(n2 + 1), indexing="ij")
@@ -295,7 +295,7 @@ def test_buehler_is_symmetric_under_class_relabelling_and_reduces_to_one_class()
         assert (a.lower, a.upper) == pytest.approx((b.lower, b.upper), abs=1e-9)
     # all weight on one class: the Clopper-Pearson bound of that class (certified 1e-6 below)
     iv = exact_interval([[7, 3], [2, 10]], method="buehler", weights=[0, 1], sides="lower")
-    cp = clopper_pearson(10, 12, 0.95, "lower")[0]
+    cp = clopper_pearson(10, 12, confidence=0.95, sides="lower")[0]
     assert cp - 2e-6 <= iv.lower <= cp
 
 
@@ -374,9 +374,9 @@ def test_str_shows_enough_digits_for_huge_classes():
 @pytest.mark.parametrize("confidence", [0, 1, 1.5, -0.1, float("nan"), "0.95", True])
 def test_bad_confidence_raises(confidence):
     with pytest.raises(BaccError, match="confidence"):
-        exact_interval([[5, 1], [1, 5]], confidence)
+        exact_interval([[5, 1], [1, 5]], confidence=confidence)
     with pytest.raises(BaccError, match="confidence"):
-        clopper_pearson(3, 5, confidence)
+        clopper_pearson(3, 5, confidence=confidence)
 
 
 @pytest.mark.parametrize(

@@ -760,10 +760,10 @@ def _draw_balanced(rng, post: _Posterior, n: int, chunk_elems: int = 4_000_000) 
 
 def rank(
     evaluations,
+    *,
     names=None,
     random_state=0,
     n_draws: int = 100_000,
-    *,
     prior=None,
     rows: str = "true",
 ) -> Ranking:

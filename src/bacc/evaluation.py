@@ -112,7 +112,7 @@ class Evaluation(FrozenArrays):
         return self.prior_a, self.prior_b
 
     def exact_interval(
-        self, confidence=None, metric: str = "balanced_accuracy", sides: str = "two", **kw
+        self, *, confidence=None, metric: str = "balanced_accuracy", sides: str = "two", **kw
     ):
         """Frequentist exact (Clopper-Pearson / union-bound) interval; see :func:`bacc.exact_interval`."""
         from .intervals import exact_interval

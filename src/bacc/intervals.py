@@ -145,7 +145,7 @@ def _check_counts(k, n) -> tuple[np.ndarray, np.ndarray]:
     return k.astype(float), n.astype(float)
 
 
-def clopper_pearson(k, n, confidence: float = 0.95, sides: str = "two"):
+def clopper_pearson(k, n, *, confidence: float = 0.95, sides: str = "two"):
     """Clopper-Pearson (exact binomial) confidence bounds for ``k`` successes out of ``n``.
 
     Parameters
@@ -173,7 +173,7 @@ def clopper_pearson(k, n, confidence: float = 0.95, sides: str = "two"):
     Examples
     --------
     >>> from bacc.exact import clopper_pearson
-    >>> round(float(clopper_pearson(80, 100, 0.95, sides="upper")[1]), 3)
+    >>> round(float(clopper_pearson(80, 100, confidence=0.95, sides="upper")[1]), 3)
     0.863
     """
     c = check_confidence(confidence)
@@ -358,8 +358,8 @@ def _as_cm(cm, rows: str = "true", labels=None) -> ConfusionMatrix:
 # public: per-class intervals
 def class_intervals(
     cm,
-    confidence: float = 0.95,
     *,
+    confidence: float = 0.95,
     sides: str = "two",
     adjust: str | None = None,
     rows: str = "true",
@@ -434,8 +434,8 @@ def class_rows(labs, k, n, lo, hi, included, confidence, sides, method) -> tuple
 # public: interval for accuracy or balanced accuracy
 def exact_interval(
     cm,
-    confidence: float = 0.95,
     *,
+    confidence: float = 0.95,
     metric: str = "balanced_accuracy",
     sides: str = "two",
     method: str = "union",
@@ -694,8 +694,8 @@ def _outside(lower: float, upper: float) -> bool:
 # ----------------------------------------------------------------------------------------------
 def approx_class_intervals(
     cm,
-    confidence: float = 0.95,
     *,
+    confidence: float = 0.95,
     method: str = "wilson",
     sides: str = "two",
     rows: str = "true",
@@ -743,8 +743,8 @@ def _class_rows(labs, k, n, inc, c_each, alpha, sides, method) -> tuple[ClassInt
 
 def approx_interval(
     cm,
-    confidence: float = 0.95,
     *,
+    confidence: float = 0.95,
     metric: str = "balanced_accuracy",
     sides: str = "two",
     method: str = "wald",
@@ -889,8 +889,8 @@ def _fold_list(folds, rows: str, labels) -> list[ConfusionMatrix]:
 
 def fold_sem_interval(
     folds,
-    confidence: float = 0.95,
     *,
+    confidence: float = 0.95,
     metric: str = "accuracy",
     sides: str = "two",
     n_sem: float | None = 2.0,

@@ -45,7 +45,7 @@ def recall(cm) -> np.ndarray:
     return _ratio(cm.correct, cm.support)
 
 
-def balanced_accuracy(cm, weights=None) -> float:
+def balanced_accuracy(cm, *, weights=None) -> float:
     """Sample balanced accuracy ``sum_i w_i k_i / n_i`` (Carrillo et al. (2014), eq. 3).
 
     Classes without true examples are left out and the remaining weights rescaled.

@@ -65,7 +65,7 @@ def _accuracy_prior(prior) -> tuple[float, float]:
     return float(a[0]), float(b[0])
 
 
-def posterior_accuracy(cm, prior=(1.0, 1.0), *, rows: str = "true") -> BetaPosterior:
+def posterior_accuracy(cm, *, prior=(1.0, 1.0), rows: str = "true") -> BetaPosterior:
     """Posterior of the accuracy: ``Beta(k + a, n - k + b)`` (Brodersen et al. (2010), eq. 1; Carrillo et al. (2014) eq. 8).
 
     Parameters
@@ -94,7 +94,7 @@ def posterior_accuracy(cm, prior=(1.0, 1.0), *, rows: str = "true") -> BetaPoste
     return BetaPosterior(k + a, n - k + b)
 
 
-def posterior_class_accuracies(cm, prior=(1.0, 1.0), *, rows: str = "true") -> list[BetaPosterior]:
+def posterior_class_accuracies(cm, *, prior=(1.0, 1.0), rows: str = "true") -> list[BetaPosterior]:
     """Posterior of each class accuracy (recall): ``Beta(k_i + a_i, n_i - k_i + b_i)``.
 
     A class without true examples has its prior as posterior.
@@ -126,7 +126,7 @@ def balanced_components(
 
 
 def posterior_balanced_accuracy(
-    cm, prior=(1.0, 1.0), weights=None, *, empty: str = "drop", rows: str = "true"
+    cm, *, prior=(1.0, 1.0), weights=None, empty: str = "drop", rows: str = "true"
 ) -> BalancedAccuracyPosterior:
     """Posterior of the balanced accuracy (Brodersen et al. (2010), eq. 7; Carrillo et al. (2014) eqs. 12-13).
 

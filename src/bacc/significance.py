@@ -130,9 +130,9 @@ def _binom_quantile(q_tail: float, n: int, p: float) -> int:
 
 def binomial_test(
     cm,
+    *,
     chance: float | None = None,
     confidence: float = 0.95,
-    *,
     method: str = "union",
     rows: str = "true",
     labels=None,
@@ -182,7 +182,7 @@ def binomial_test(
     p_value = _binom_sf(k - 1, n, p0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", BaccWarning)
-        lower_iv = exact_interval(cm, c, sides="lower", method=method)
+        lower_iv = exact_interval(cm, confidence=c, sides="lower", method=method)
     b_chance = 1.0 / m
     return BinomialTest(
         correct=k,
