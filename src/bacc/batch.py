@@ -23,7 +23,7 @@ from ._engine.solvers import beta_k4, beta_moments, cornish_fisher_start, newton
 from ._engine.validate import check_confidence, check_prior
 from .confusion import ConfusionMatrix, included_classes
 from .distributions import BetaSum
-from .errors import BaccError
+from .errors import BaccError, require
 from .progress import Progress
 
 __all__ = ["BatchEvaluation", "evaluate_many"]
@@ -110,10 +110,7 @@ class BatchEvaluation(FrozenArrays):
 
     def to_pandas(self):
         """A pandas DataFrame with one row per group (pandas is imported only here)."""
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - optional dependency
-            raise BaccError("to_pandas needs pandas: pip install pandas") from None
+        pd = require("pandas", "data", "to_pandas")
         data = {"group": list(self.groups)}
         for col in self._COLUMNS:
             data[col] = getattr(self, col)

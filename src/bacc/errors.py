@@ -39,5 +39,5 @@ def require(module: str, extra: str, purpose: str):
     except ImportError as exc:
         top = module.split(".")[0]
         raise MissingDependencyError(
-            f"{purpose} need {top}, which is not installed: pip install \"bacc[{extra}]\""
+            f"{top} is needed for {purpose} but is not installed: pip install \"bacc[{extra}]\""
         ) from exc

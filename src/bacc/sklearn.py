@@ -1,6 +1,6 @@
 """scikit-learn workflows: cross-validated evaluation and a posterior-based scorer.
 
-scikit-learn is an optional dependency (``pip install scikit-learn``), imported only when a
+scikit-learn is an optional dependency (``pip install "bacc[sklearn]"``), imported only when a
 function here runs, so ``import bacc.sklearn`` always works.
 
 - :func:`evaluate_cv` runs a cross-validation and evaluates the *algorithm* from the confusion
@@ -23,7 +23,7 @@ import numpy as np
 from ._engine.convert import FrozenArrays
 from ._engine.validate import check_confidence, check_prior
 from .confusion import ConfusionMatrix
-from .errors import BaccError, BaccWarning
+from .errors import BaccError, BaccWarning, require
 from .evaluation import Evaluation, evaluate
 
 __all__ = [
@@ -37,10 +37,7 @@ _STATISTICS = ("mean", "median", "lower")
 
 
 def _sklearn(what: str):
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        raise BaccError(f"{what} needs scikit-learn, which is not installed: pip install scikit-learn") from None
+    require("sklearn", "sklearn", what)
     import sklearn.base
     import sklearn.metrics
     import sklearn.model_selection
