@@ -1,6 +1,6 @@
 """Compare and rank classifiers by the posterior of their balanced accuracies.
 
-Seed 001 section 4.5 compares two classifiers through the posterior of the difference of their
+Carrillo et al. (2014), section 4.5, compares two classifiers through the posterior of the difference of their
 balanced accuracies, ``delta = lambda_A - lambda_B`` (eq. 14), and ranks several by counting
 pairwise wins. The papers' toolbox approximates ``p(delta)`` with 5 000 Metropolis-Hastings
 draws and treats the two posteriors as independent even when both classifiers predicted the
@@ -234,7 +234,7 @@ class Ranking(FrozenArrays):
     mean_difference : numpy.ndarray, shape (T, T)
         Posterior mean of ``lambda_row - lambda_column`` (Carrillo et al. (2014), eq. 14).
     wins, rank : numpy.ndarray of int
-        Seed 001 section 4.5: pairwise wins by the sign of the posterior mean of ``delta``, and
+        Carrillo et al. (2014), section 4.5: pairwise wins by the sign of the posterior mean of ``delta``, and
         the rank by number of wins (1 = most wins; ties share the better rank).
     p_greater : numpy.ndarray, shape (T, T)
         Exact ``P(lambda_row > lambda_column)`` (diagonal NaN).
@@ -485,7 +485,7 @@ def compare(
 
     Notes
     -----
-    Seed 001 eq. 14: ``delta = lambda_A - lambda_B`` with ``lambda = sum_i w_i theta_i`` and
+    Carrillo et al. (2014), eq. 14: ``delta = lambda_A - lambda_B`` with ``lambda = sum_i w_i theta_i`` and
     independent ``theta_i ~ Beta(k_i + a, n_i - k_i + b)`` (eqs. 8 and 12). For independent
     test sets ``delta = sum_i w_i theta^A_i - sum_j w_j theta^B_j`` is a weighted sum of
     independent Beta variables with negative weights on B, so its distribution is a
@@ -793,7 +793,7 @@ def rank(
 
     Notes
     -----
-    Seed 001 section 4.5: compute the pairwise posterior differences (eq. 14) and their
+    Carrillo et al. (2014), section 4.5: compute the pairwise posterior differences (eq. 14) and their
     posterior means, let the sign of each mean decide a winner, count wins, and rank by wins.
     By linearity the posterior mean of ``delta`` is the difference of the posterior means.
     The seed notes that the sign of the mean stands in for ``P(lambda_i > lambda_j)``; that

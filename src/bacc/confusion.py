@@ -1,7 +1,7 @@
 """Confusion matrices: validated integer counts with class labels.
 
 Convention: ``counts[i, j]`` is the number of examples whose **true** class is ``labels[i]`` and
-whose **predicted** class is ``labels[j]`` (rows = true class, as in scikit-learn). The seeds
+whose **predicted** class is ``labels[j]`` (rows = true class, as in scikit-learn). The papers
 (Brodersen et al. 2010, Carrillo et al. 2014) print matrices the other way round; pass
 ``rows="predicted"`` to read such a matrix.
 """

@@ -164,7 +164,7 @@ def clopper_pearson(k, n, *, confidence: float = 0.95, sides: str = "two"):
 
     Notes
     -----
-    Seed 004 defines the upper bound as the largest ``p`` with ``F_{n,p}(k) >= delta`` and the
+    Sandler & Dirac (2024) define the upper bound as the largest ``p`` with ``F_{n,p}(k) >= delta`` and the
     lower bound from the errors; both equal Beta quantiles (DESIGN.md section 3),
     ``Beta.ppf(delta, k, n - k + 1)`` and ``Beta.isf(delta, k + 1, n - k)``, computed here by
     the CDF-verified :func:`bacc._beta.beta_ppf` (valid at 10^9 examples, where scipy's inverse

@@ -156,7 +156,7 @@ def binomial_test(
 
     Notes
     -----
-    Seed 000, section II: with ``C`` correct out of ``n``, the significance threshold is
+    Brodersen et al. (2010), section II: with ``C`` correct out of ``n``, the significance threshold is
     ``F^{-1}(1 - alpha)`` where ``F`` is the CDF of ``Binomial(n, p0)``; ``C > F^{-1}(1 -
     alpha)`` iff ``P(K >= C) <= alpha``. On an imbalanced test set the accuracy can clear this
     threshold by always predicting the majority class (the second flaw named by Brodersen et al. (2010)), which is why the

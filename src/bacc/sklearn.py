@@ -187,7 +187,7 @@ def evaluate_cv(
 
     Notes
     -----
-    Seed 000, section V: the posterior of the balanced accuracy of an *algorithm* comes from
+    Brodersen et al. (2010), section V: the posterior of the balanced accuracy of an *algorithm* comes from
     the confusion matrix summed over all cross-validation folds; a single fold's matrix gives
     the posterior of that fold's classifier. Averaging fold accuracies instead supports no
     meaningful interval.
@@ -278,7 +278,7 @@ def posterior_balanced_accuracy_score(
 
     Notes
     -----
-    Seed 001 eq. 12: ``lambda = (1/l) sum_i theta_i``, ``theta_i ~ Beta(k_i + a, n_i - k_i + b)``.
+    Carrillo et al. (2014), eq. 12: ``lambda = (1/l) sum_i theta_i``, ``theta_i ~ Beta(k_i + a, n_i - k_i + b)``.
     Classes without true examples are left out, without a warning (a small fold often lacks
     one; the score is still defined).
 

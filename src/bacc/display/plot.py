@@ -165,7 +165,7 @@ def plot_posterior(
 ) -> Figure:
     """Posterior density with the central credible interval shaded and the estimates marked.
 
-    Seed 000, Fig. 2 (accuracy and balanced accuracy of the same classifier, one above the
+    Brodersen et al. (2010), Fig. 2 (accuracy and balanced accuracy of the same classifier, one above the
     other on a shared axis) and Carrillo et al. (2014), Fig. 3 (posterior balanced accuracy with its mean and
     95% interval).
 
