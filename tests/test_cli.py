@@ -7,7 +7,6 @@ checked against the library's own numbers; bad input must give one line on stder
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
 import os
@@ -24,10 +23,6 @@ from bacc.confusion import ConfusionMatrix
 from bacc.intervals import class_intervals, exact_interval, fold_sem_interval
 from bacc.simulation import coverage
 
-HAS_COMPARE = importlib.util.find_spec("bacc.comparison") is not None
-needs_compare = pytest.mark.skipif(
-    not HAS_COMPARE, reason="bacc.comparison (issue 4) is not in this tree yet"
-)
 C2 = [[42, 3], [6, 4]]
 
 
@@ -278,7 +273,6 @@ def test_evaluate_named_matrices_and_summary_table():
 
 # ----------------------------------------------------------------------------------------------
 # compare and rank
-@needs_compare
 def test_compare_independent_json_equals_library():
     d = run_json("compare", "--matrix", "A=62,8;6,64", "--matrix", "B=42,3;6,4", "--rope", "0.01")
     from bacc.comparison import compare
@@ -288,13 +282,11 @@ def test_compare_independent_json_equals_library():
     assert d["comparison"]["p_better"] == pytest.approx(ref["p_better"], abs=1e-12)
 
 
-@needs_compare
 def test_compare_table_names_both_classifiers():
     out = run("compare", "--matrix", "A=62,8;6,64", "--matrix", "B=42,3;6,4").stdout
     assert "A = A" in out and "B = B" in out
 
 
-@needs_compare
 def test_compare_paired_json_equals_library(preds):
     d = run_json("compare", str(preds), "--true", "label", "--pred", "model_a", "--pred", "model_b",
                  "--paired")
@@ -308,7 +300,6 @@ def test_compare_paired_json_equals_library(preds):
     assert d["comparison"]["p_better"] == pytest.approx(ref["p_better"], abs=1e-12)
 
 
-@needs_compare
 def test_rank_json_lists_every_classifier():
     d = run_json("rank", "--matrix", "A=62,8;6,64", "--matrix", "B=42,3;6,4", "--matrix", "C=9,1;2,8")
     assert [e["name"] for e in d["evaluations"]] == ["A", "B", "C"]
@@ -549,3 +540,44 @@ def test_numbers_in_csv_round_trip_exactly():
     ev = bacc.evaluate(C2)
     assert float(rows[0]["posterior_median"]) == ev.balanced_accuracy_summary.median
     assert np.isfinite([float(r["posterior_mean"]) for r in rows]).all()
+
+
+def test_missing_optional_dependency_is_one_line_naming_the_extra(tmp_path):
+    pq = tmp_path / "p.parquet"
+    pq.write_bytes(b"PAR1")  # a Parquet file goes to DuckDB, which is missing here
+    code = (
+        "import sys; sys.modules['duckdb'] = None\n"
+        "from bacc.cli import main\n"
+        f"sys.exit(main(['evaluate', {str(pq)!r}, '--true', 'y', '--pred', 'p']))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert_bad_input(proc, "duckdb", 'pip install "bacc[data]"')
+
+
+def test_library_messages_are_given_in_option_terms():
+    from bacc.cli.inputs import in_option_terms
+
+    assert in_option_terms("f.csv has no column 'y' (given by true=)") == "f.csv has no column 'y' (given by --true)"
+    assert in_option_terms("'fold' (by=) and 'g' (by=)", fold="fold") == "'fold' (--fold) and 'g' (--by)"
+    assert "among --labels (a, b)" in in_option_terms("has the label 'c', which is not in labels (a, b)")
+    # names of matrices and files are left alone
+    assert in_option_terms("bad matrix text 'by=4,x;1,2'") == "bad matrix text 'by=4,x;1,2'"
+
+
+def test_paired_comparison_refuses_a_prior_per_class(preds):
+    proc = run("compare", str(preds), "--true", "label", "--pred", "model_a", "--pred", "model_b",
+               "--paired", "--prior", "1,1;1,1;1,1", check=False)
+    assert_bad_input(proc, "--paired", "symmetric")
+
+
+def test_paired_comparison_takes_the_jeffreys_prior(preds):
+    d = run_json("compare", str(preds), "--true", "label", "--pred", "model_a", "--pred", "model_b",
+                 "--paired", "--prior", "jeffreys")
+    from bacc.comparison import compare_paired
+
+    with preds.open() as fh:
+        rows = list(csv.DictReader(fh))
+    ref = compare_paired([r["label"] for r in rows], [r["model_a"] for r in rows],
+                         [r["model_b"] for r in rows], labels=["bird", "cat", "dog"],
+                         prior="jeffreys").to_dict()
+    assert d["comparison"]["p_better"] == pytest.approx(ref["p_better"], abs=1e-12)

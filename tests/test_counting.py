@@ -14,7 +14,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from bacc import BaccError, BaccWarning, ConfusionMatrix
+from bacc import BaccError, BaccWarning, ConfusionMatrix, MissingDependencyError
 from bacc.counting import GroupedCounts, counts, counts_from_long
 from bacc.progress import Progress
 
@@ -459,7 +459,7 @@ def test_a_missing_engine_says_what_to_install(monkeypatch, tmp_path):
     path = tmp_path / "p.csv"
     path.write_text("y,p\n1,1\n")
     monkeypatch.setitem(sys.modules, "duckdb", None)  # import duckdb now fails
-    with pytest.raises(BaccError, match="counting files needs duckdb.*pip install duckdb"):
+    with pytest.raises(MissingDependencyError, match=r'duckdb is needed for counting files.*pip install "bacc\[data\]"'):
         counts(str(path), true="y", pred="p")
 
 
@@ -467,7 +467,10 @@ def test_a_missing_narwhals_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "narwhals", None)
     monkeypatch.setitem(sys.modules, "narwhals.stable", None)
     monkeypatch.setitem(sys.modules, "narwhals.stable.v2", None)
-    with pytest.raises(BaccError, match="counting a pandas DataFrame needs narwhals.*pip install narwhals"):
+    with pytest.raises(
+        MissingDependencyError,
+        match=r'narwhals is needed for counting a pandas DataFrame.*pip install "bacc\[data\]"',
+    ):
         counts(pd.DataFrame(DATA), true="y", pred="p")
 
 

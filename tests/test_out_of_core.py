@@ -1,4 +1,4 @@
-"""Counting a prediction file larger than the memory the engine may use (issue: scale).
+"""Counting a prediction file larger than the memory the engine may use.
 
 A CSV file of about 270 MB is counted by ``bacc.counts`` with DuckDB limited to 100 MB, in a
 separate process whose peak resident memory is measured: the counts must equal an independent

@@ -8,6 +8,7 @@ whose **predicted** class is ``labels[j]`` (rows = true class, as in scikit-lear
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,13 @@ from ._engine.convert import jsonable
 from ._engine.validate import as_label_sequence, check_weights
 from .errors import BaccError, BaccWarning
 
-__all__ = ["ConfusionMatrix", "as_confusion_matrix", "balanced_classes", "included_classes"]
+__all__ = [
+    "ConfusionMatrix",
+    "as_confusion_matrix",
+    "balanced_classes",
+    "included_classes",
+    "label_order",
+]
 
 _MAX_COUNT = 2**62  # sums of counts stay exact in int64
 
@@ -275,6 +282,51 @@ def as_confusion_matrix(obj, *, rows: str = "true", labels=None) -> ConfusionMat
             raise BaccError("labels= disagrees with the labels of the given ConfusionMatrix")
         return obj
     return ConfusionMatrix.from_matrix(obj, rows=rows, labels=labels)
+
+
+def label_order(labels: Iterable) -> tuple:
+    """Distinct labels in their natural order: numerically when all are integers, else sorted.
+
+    Labels read from text files are strings; when every one of them is an integer written as
+    text, ``"10"`` comes after ``"9"``. Labels that cannot be compared with each other (text
+    and numbers mixed) are ordered by type name, then as text.
+
+    Parameters
+    ----------
+    labels : iterable
+        Labels as read, with repeats (strings, numbers or booleans).
+
+    Returns
+    -------
+    tuple
+        Each distinct label once, in order.
+
+    Examples
+    --------
+    >>> label_order(["10", "9", "10", "1"])
+    ('1', '9', '10')
+    >>> label_order(["dog", "cat"])
+    ('cat', 'dog')
+    """
+    seen = list(dict.fromkeys(labels))
+
+    def as_int(v):
+        if isinstance(v, bool):
+            return None
+        if isinstance(v, int):
+            return v
+        if isinstance(v, str) and re.fullmatch(r"[+-]?\d+", v.strip()):
+            return int(v)
+        return None
+
+    ints = [as_int(v) for v in seen]
+    if seen and all(i is not None for i in ints):
+        pairs = sorted(zip(ints, seen, strict=True), key=lambda t: (t[0], str(t[1])))
+        return tuple(v for _, v in pairs)
+    try:
+        return tuple(sorted(seen))
+    except TypeError:
+        return tuple(sorted(seen, key=lambda v: (type(v).__name__, str(v))))
 
 
 def included_classes(support, empty: str = "drop") -> np.ndarray:

@@ -1,0 +1,265 @@
+"""The subcommands of ``bacc``: one function each, taking the parsed arguments, returning the
+exit status.
+
+Each reads its inputs (:mod:`.inputs`), asks the library (:mod:`.results`,
+:func:`bacc.coverage`) and writes the outcome (:mod:`.output`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..errors import BaccError
+from ..progress import Progress
+from .demo import demo
+from .inputs import load_items, parse_labels, parse_list
+from .output import (
+    CSV_COLUMNS,
+    DETAIL_LIMIT,
+    csv_rows,
+    dump_json,
+    full_table,
+    out,
+    pictures_wanted,
+    print_batch_summary,
+    report_entries,
+    report_warnings,
+    result_dict,
+    summary,
+    title,
+    write_csv,
+)
+from .results import (
+    Settings,
+    batch_summary,
+    compare_items,
+    evaluate_items,
+    rank_results,
+)
+
+__all__ = ["COMMANDS", "compare", "coverage", "evaluate", "rank", "report"]
+
+
+def _load(args):
+    return load_items(
+        args.inputs,
+        args.matrix or (),
+        true=args.true,
+        preds=args.pred or (),
+        by=args.by,
+        fold=args.fold,
+        labels=parse_labels(args.labels),
+        rows=args.rows,
+        sep=args.sep,
+    )
+
+
+def _evaluate_all(args, settings: Settings):
+    results = evaluate_items(_load(args), settings)
+    report_warnings(results)
+    return results
+
+
+def _left_out(n: int) -> None:
+    out()
+    out(f"(per-class tables left out for {n} evaluations; add --details to print them)")
+
+
+def evaluate(args) -> int:
+    """``bacc evaluate``: a table per input (a summary for many), JSON or CSV."""
+    settings = Settings.from_args(args)
+    items = _load(args)
+    many = len(items) > DETAIL_LIMIT
+    if args.format == "table" and many and not args.details:
+        batch = batch_summary(items, settings)
+        if batch is not None:
+            print_batch_summary(batch)
+            _left_out(len(items))
+            return 0
+    results = evaluate_items(items, settings)
+    report_warnings(results)
+    if args.format == "json":
+        dump_json(result_dict(results[0]) if len(results) == 1 else [result_dict(r) for r in results])
+        return 0
+    if args.format == "csv":
+        write_csv(CSV_COLUMNS, [row for r in results for row in csv_rows(r)])
+        return 0
+    if len(results) == 1:
+        out(title(results[0]))
+        out(full_table(results[0]))
+        return 0
+    out(f"{len(results)} evaluations, balanced accuracy ({results[0].exact.method} exact interval):")
+    out(summary(results))
+    if args.details if args.details is not None else not many:
+        for r in results:
+            out()
+            out(title(r))
+            out(full_table(r))
+    else:
+        _left_out(len(results))
+    return 0
+
+
+def compare(args) -> int:
+    """``bacc compare``: two classifiers, independent or paired."""
+    settings = Settings.from_args(args)
+    results = _evaluate_all(args, settings)
+    if len(results) != 2:
+        raise BaccError(
+            f"compare needs exactly two classifiers, got {len(results)} "
+            f"({', '.join(r.name for r in results[:5])}); use 'bacc rank' for more"
+        )
+    a, b = results
+    comp = compare_items(a, b, settings)
+    if args.format == "json":
+        dump_json({
+            "a": a.name, "b": b.name, "paired": settings.paired, "comparison": comp.to_dict(),
+            "evaluations": [result_dict(a), result_dict(b)],
+        })
+        return 0
+    out(f"A = {a.name}   ({a.item.source})")
+    out(f"B = {b.name}   ({b.item.source})")
+    out()
+    out(summary(results))
+    out()
+    out(str(comp))
+    return 0
+
+
+def rank(args) -> int:
+    """``bacc rank``: several classifiers, with the probability of each being best."""
+    settings = Settings.from_args(args)
+    results = _evaluate_all(args, settings)
+    if len(results) < 2:
+        raise BaccError(f"rank needs at least two classifiers, got {len(results)}")
+    ranking = rank_results(results, seed=args.seed)
+    if args.format == "json":
+        dump_json({"ranking": ranking.to_dict(), "evaluations": [result_dict(r) for r in results]})
+        return 0
+    out(summary(results))
+    out()
+    out(str(ranking))
+    return 0
+
+
+def _coverage_truth(args) -> tuple[list[int], list[float], str]:
+    """Class sizes, class accuracies and a description, from --sizes/--accuracies or a matrix."""
+    if args.sizes or args.accuracies:
+        if not (args.sizes and args.accuracies):
+            raise BaccError("give both --sizes and --accuracies (one value per class), or a confusion matrix")
+        if args.inputs or args.matrix:
+            raise BaccError("give either --sizes/--accuracies or a confusion matrix, not both")
+        sizes = parse_list(args.sizes, "--sizes", int)
+        accs = parse_list(args.accuracies, "--accuracies", float)
+        return sizes, accs, "given truth"
+    if not (args.inputs or args.matrix):
+        raise BaccError("coverage needs --sizes and --accuracies, or a confusion matrix (--matrix 42,3;6,4)")
+    items = load_items(args.inputs, args.matrix or (), rows=args.rows, sep=args.sep)
+    if len(items) != 1:
+        raise BaccError(f"coverage takes one confusion matrix, got {len(items)}")
+    cm = items[0].confusion
+    sizes = [int(n) for n in cm.support]
+    accs = [float(k / n) if n else 0.0 for k, n in zip(cm.correct, cm.support, strict=True)]
+    return sizes, accs, f"test sets like {items[0].name}: class sizes and accuracies as observed"
+
+
+def _with_progress(label: str, job: Callable[[], Any]) -> Any:
+    """``job()``; on a terminal, an indeterminate progress bar (elapsed time) meanwhile."""
+    bar = Progress(None, label)
+    if not bar.on:
+        return job()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = job()
+        except BaseException as exc:  # handed to the calling thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"bacc-{label}", daemon=True)
+    worker.start()
+    with bar:
+        while worker.is_alive():
+            worker.join(0.1)
+            bar.update(0.0)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def coverage(args) -> int:
+    """``bacc coverage``: simulated coverage of interval methods (:func:`bacc.coverage`)."""
+    from ..simulation import COVERAGE_METHODS
+    from ..simulation import coverage as simulate
+
+    sizes, accs, source = _coverage_truth(args)
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    if not methods:
+        raise BaccError("--methods: give method names separated by commas")
+    unknown = [m for m in methods if m not in COVERAGE_METHODS]
+    if unknown:
+        raise BaccError(f"--methods: unknown method {unknown[0]!r}; choose from {', '.join(COVERAGE_METHODS)}")
+    if args.metric == "accuracy":
+        # the exact intervals of the balanced accuracy are Clopper-Pearson for the accuracy
+        methods = [m for m in methods if m not in ("union", "sidak", "buehler")] or ["clopper-pearson"]
+    # one call: every method sees the same simulated test sets
+    result = _with_progress("simulating", lambda: simulate(
+        methods, sizes, accs, confidence=args.confidence, n_sim=args.n_sim,
+        random_state=args.seed, metric=args.metric, sides=args.sides,
+    ))
+    if args.format == "json":
+        d = result.to_dict()
+        d["seed"] = args.seed
+        d["source"] = source
+        dump_json(d)
+        return 0
+    if args.format == "csv":
+        header = ["method", "exact", "coverage", "mc_se", "mean_width", "share_outside",
+                  "miss_low", "miss_high", "keeps_promise"]
+        write_csv(header, [
+            [m.method, m.exact, m.coverage, m.mc_se, m.mean_width, m.share_outside, m.miss_low,
+             m.miss_high, m.keeps_promise(result.confidence)]
+            for m in result.methods
+        ])
+        return 0
+    out(f"({source}; seed {args.seed})")
+    out(str(result))
+    return 0
+
+
+def report(args) -> int:
+    """``bacc report``: a self-contained HTML page; a comparison for two inputs, a ranking for
+    three to fifty."""
+    from ..display.report import ReportComparison, Section, render_report, write_report
+
+    settings = Settings.from_args(args)
+    results = _evaluate_all(args, settings)
+    comparisons = []
+    ranking = None
+    if len(results) == 2:
+        a, b = results
+        comparisons.append(ReportComparison(a.name, b.name, compare_items(a, b, settings), settings.paired))
+    elif 2 < len(results) <= 50:
+        ranking = rank_results(results, seed=args.seed)
+    srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
+    page_title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
+    section = Section(title="Results", entries=report_entries(results), comparisons=comparisons,
+                      ranking=ranking, measures=len(results) <= 6)
+    page = render_report([section], title=page_title, pictures=pictures_wanted(args.no_pictures))
+    path = write_report(args.output, page)
+    out(f"wrote {path}")
+    return 0
+
+
+#: Subcommand name -> function.
+COMMANDS: dict[str, Callable[[Any], int]] = {
+    "evaluate": evaluate,
+    "compare": compare,
+    "rank": rank,
+    "coverage": coverage,
+    "report": report,
+    "demo": demo,
+}

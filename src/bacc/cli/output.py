@@ -1,0 +1,234 @@
+"""What the command line writes: tables, JSON and CSV on standard output, one-line warnings and
+errors on standard error, and the entries of an HTML report.
+
+The tables come from :mod:`bacc.display.text`, the page from :mod:`bacc.display.report`; the
+JSON of a result is its ``to_dict()``.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import math
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..display.text import batch_summary_table, evaluation_table, summary_table
+
+if TYPE_CHECKING:
+    from .results import Evaluated
+
+__all__ = [
+    "CSV_COLUMNS",
+    "DETAIL_LIMIT",
+    "csv_rows",
+    "dump_json",
+    "error",
+    "full_table",
+    "one_line",
+    "out",
+    "pictures_wanted",
+    "print_batch_summary",
+    "report_entries",
+    "report_warnings",
+    "result_dict",
+    "show_warning",
+    "summary",
+    "title",
+    "warn",
+    "write_csv",
+]
+
+#: Per-class tables are printed for at most this many evaluations unless --details is given.
+DETAIL_LIMIT = 12
+#: At most this many warnings are printed one by one; the rest are counted.
+_WARNINGS_SHOWN = 5
+
+
+# ----------------------------------------------------------------------------------------------
+# streams
+def out(text: str = "") -> None:
+    """Write a line to standard output."""
+    sys.stdout.write(text + "\n")
+
+
+def one_line(msg: object) -> str:
+    """``msg`` on one line (runs of white space, new lines included, become one space)."""
+    return " ".join(str(msg).split())
+
+
+def warn(msg: str) -> None:
+    """Write ``bacc: warning: ...`` (one line) to standard error."""
+    sys.stderr.write(f"bacc: warning: {one_line(msg)}\n")
+
+
+def error(msg: object) -> None:
+    """Write ``bacc: error: ...`` (one line) to standard error."""
+    sys.stderr.write(f"bacc: error: {one_line(msg)}\n")
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A replacement of :func:`warnings.showwarning`: a warning left uncaught, as one line."""
+    warn(str(message))
+
+
+def report_warnings(results: Sequence[Evaluated]) -> None:
+    """The warnings of evaluated inputs, named by input when there are several."""
+    flagged = [(r.name, m) for r in results for m in r.warnings]
+    for name, msg in flagged[:_WARNINGS_SHOWN]:
+        warn(f"{name}: {msg}" if len(results) > 1 else msg)
+    if len(flagged) > _WARNINGS_SHOWN:
+        warn(f"... and {len(flagged) - _WARNINGS_SHOWN} more warnings of this kind")
+
+
+# ----------------------------------------------------------------------------------------------
+# JSON
+def _jsonable(obj):
+    """JSON-safe copy: NaN and infinities become null."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_jsonable(v) for v in obj]
+    if hasattr(obj, "item") and callable(obj.item):  # numpy scalars
+        return _jsonable(obj.item())
+    return obj
+
+
+def dump_json(obj) -> None:
+    """Write ``obj`` as indented JSON (NaN and infinities as null) to standard output."""
+    sys.stdout.write(json.dumps(_jsonable(obj), indent=2, allow_nan=False) + "\n")
+
+
+def result_dict(r: Evaluated) -> dict:
+    """The JSON of one evaluated input: name, source, evaluation, exact intervals, warnings."""
+    d = {"name": r.name, "source": r.item.source}
+    d.update(r.evaluation.to_dict())
+    d["exact"] = {
+        "balanced_accuracy": r.exact.to_dict(),
+        "accuracy": r.accuracy_exact.to_dict(),
+        "classes": [c.to_dict() for c in r.class_exact],
+    }
+    d["fold_sem"] = r.fold_interval.to_dict() if r.fold_interval is not None else None
+    d["warnings"] = list(r.warnings)
+    return d
+
+
+# ----------------------------------------------------------------------------------------------
+# CSV
+#: Columns of ``evaluate --format csv``: one row per measure and class.
+CSV_COLUMNS = [
+    "name", "measure", "class", "correct", "support", "sample", "posterior_mean",
+    "posterior_median", "posterior_mode", "credible_lower", "credible_upper", "exact_lower",
+    "exact_upper", "exact_method", "p_above_chance", "confidence",
+]
+
+
+def csv_rows(r: Evaluated) -> list[list]:
+    """The CSV rows of one evaluated input (see :data:`CSV_COLUMNS`)."""
+    ev = r.evaluation
+    cm = ev.confusion
+    rows = []
+    for measure, sample, s, ex, p in (
+        ("balanced_accuracy", ev.sample_balanced_accuracy, ev.balanced_accuracy_summary, r.exact,
+         ev.p_above_chance),
+        ("accuracy", ev.sample_accuracy, ev.accuracy_summary, r.accuracy_exact, None),
+    ):
+        rows.append([
+            r.name, measure, "", cm.total_correct, cm.total, sample, s.mean, s.median, s.mode,
+            s.lower, s.upper, ex.lower, ex.upper, ex.method, p, ev.confidence,
+        ])
+    for c, ci in zip(ev.classes, r.class_exact, strict=True):
+        s = c.summary
+        rows.append([
+            r.name, "class_accuracy", c.label, c.correct, c.support, c.sample_accuracy, s.mean,
+            s.median, s.mode, s.lower, s.upper, ci.lower, ci.upper, "clopper-pearson", None,
+            ev.confidence,
+        ])
+    return rows
+
+
+def _csv_value(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "" if math.isnan(v) else repr(v)
+    return str(v)
+
+
+def write_csv(header: Sequence[str], rows: Sequence[Sequence]) -> None:
+    """Write a CSV table to standard output (floats round-trip exactly; None and NaN empty)."""
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(header)
+    for row in rows:
+        w.writerow([_csv_value(v) for v in row])
+
+
+# ----------------------------------------------------------------------------------------------
+# tables
+def title(r: Evaluated) -> str:
+    """The heading line of one input's table: ``== name   (source)``."""
+    src = r.item.source
+    return f"== {r.name}" + (f"   ({src})" if src and src != r.name else "")
+
+
+def full_table(r: Evaluated) -> str:
+    """The full table of one evaluated input (measures and classes)."""
+    return evaluation_table(r.evaluation, r.exact, r.accuracy_exact, r.class_exact, r.fold_interval)
+
+
+def summary(results: Sequence[Evaluated]) -> str:
+    """One summary row per evaluated input."""
+    return summary_table([(r.name, r.evaluation, r.exact) for r in results])
+
+
+def print_batch_summary(batch) -> None:
+    """The summary of a :class:`bacc.BatchEvaluation` and a warning for groups lacking classes."""
+    n = len(batch.groups)
+    out(f"{n} evaluations, balanced accuracy (union exact interval):")
+    out(batch_summary_table(batch))
+    short = int((batch.n_classes < len(batch.labels)).sum())
+    if short:
+        warn(f"{short} of {n} groups lack true examples of some class; those classes are left "
+             "out of their balanced accuracy")
+
+
+# ----------------------------------------------------------------------------------------------
+# HTML report
+def pictures_wanted(no_pictures: bool) -> bool:
+    """Whether to draw pictures; says on standard error when matplotlib is missing."""
+    if no_pictures:
+        return False
+    if importlib.util.find_spec("matplotlib") is None:
+        warn("the report has no pictures: plotting needs matplotlib: pip install bacc[plot]")
+        return False
+    return True
+
+
+def report_entries(results: Sequence[Evaluated], notes: dict | None = None,
+                   short: dict | None = None) -> list:
+    """One :class:`bacc.display.report.ReportEntry` per evaluated input.
+
+    Parameters
+    ----------
+    results : sequence of Evaluated
+    notes : dict, optional
+        Name to a note shown with the entry.
+    short : dict, optional
+        Name to a short label for pictures.
+    """
+    from ..display.report import ReportEntry
+
+    notes = notes or {}
+    short = short or {}
+    return [
+        ReportEntry(
+            name=r.name, evaluation=r.evaluation, exact=r.exact, accuracy_exact=r.accuracy_exact,
+            class_exact=r.class_exact, fold_interval=r.fold_interval, source=r.item.source,
+            note=notes.get(r.name, ""), warnings=tuple(r.warnings), label=short.get(r.name, ""),
+        )
+        for r in results
+    ]

@@ -1,0 +1,274 @@
+"""The argument parser of ``bacc``: subcommands, options, help texts with examples.
+
+Every option has a help text with an example (``e.g. ...``); a usage error raises
+:class:`UsageError`, which :func:`bacc.cli.main` prints as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+
+from .output import DETAIL_LIMIT
+
+__all__ = ["UsageError", "build_parser"]
+
+
+class UsageError(Exception):
+    """A command line that argparse refuses, as one message."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=30, width=min(100, _terminal_width()))
+
+
+def _terminal_width() -> int:
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return 100
+
+
+_INPUT_HELP = """\
+inputs:
+  Each INPUT is a predictions file (CSV, TSV, JSON lines; with --true and --pred), a
+  confusion-matrix file (CSV of counts, optionally with class labels; or JSON), or matrix
+  text such as "42,3;6,4" (rows separated by ';', counts by ','; rows = true class unless
+  --rows predicted). Name a matrix with "NAME=42,3;6,4".
+"""
+
+
+def _add_inputs(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("input")
+    g.add_argument("inputs", nargs="*", metavar="INPUT",
+                   help="predictions file, confusion-matrix file, or matrix text (see above)")
+    g.add_argument("--matrix", action="append", metavar="TEXT",
+                   help='a confusion matrix as text, e.g. --matrix "42,3;6,4" (repeatable)')
+    g.add_argument("--true", metavar="COL", help="column of the true class in prediction files, e.g. --true label")
+    g.add_argument("--pred", action="append", metavar="COL",
+                   help="column of the predicted class, e.g. --pred predicted (repeat for several classifiers)")
+    g.add_argument("--by", metavar="COL", help="one evaluation per value of this column, e.g. --by detector")
+    g.add_argument("--fold", metavar="COL",
+                   help="column of the cross-validation fold, e.g. --fold fold (adds the approximate "
+                        "mean of fold accuracies +- 2 SEM for comparison)")
+    g.add_argument("--labels", metavar="LIST",
+                   help="the classes in order, e.g. --labels neg,pos; any other label is an error")
+    g.add_argument("--rows", choices=["true", "predicted"], default="true",
+                   help="what the rows of a given matrix are (default: true); the papers print "
+                        "predictions in rows, e.g. --rows predicted")
+    g.add_argument("--sep", metavar="CHAR", help=r"field separator of CSV files (default from the extension), e.g. --sep ';'")
+
+
+def _add_stats(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("statistics")
+    g.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                   help="mass of credible and coverage of exact intervals (default 0.95), e.g. --confidence 0.99")
+    g.add_argument("--prior", metavar="PRIOR",
+                   help="Beta prior of each class accuracy: flat (default), jeffreys, 'a,b', or one "
+                        "pair per class 'a,b;a,b', e.g. --prior jeffreys")
+    g.add_argument("--weights", metavar="W",
+                   help="class weights of the balanced accuracy (sum to 1), in class order or by "
+                        "label, e.g. --weights 0.7,0.3 or --weights pos=0.7,neg=0.3")
+    g.add_argument("--exact-method", choices=["union", "sidak", "buehler"], default="union",
+                   help="exact interval of the balanced accuracy: union (Sandler & Dirac (2024), default), sidak, "
+                        "or buehler (two classes), e.g. --exact-method sidak")
+    g.add_argument("--empty", choices=["drop", "keep"], default="drop",
+                   help="a class with no true examples is left out of the balanced accuracy (drop, "
+                        "default) or kept with its prior (keep), e.g. --empty keep")
+
+
+def _desc(text: str, extra: str = "") -> str:
+    """A description paragraph wrapped for the terminal, then preformatted ``extra``."""
+    return textwrap.fill(text, min(90, _terminal_width() - 2)) + ("\n\n" + extra if extra else "")
+
+
+def _epilog(text: str) -> str:
+    return textwrap.dedent(text).strip("\n") + "\n"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``bacc`` (every option has help and an example)."""
+    parser = _Parser(
+        prog="bacc",
+        description=_desc("How good is a classifier, really? The balanced accuracy with its posterior "
+                    "distribution, exact confidence intervals, comparisons and an HTML report."),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc demo                                   # example classifiers, writes bacc-demo.html
+              bacc evaluate --matrix "42,3;6,4"
+              bacc evaluate predictions.csv --true label --pred predicted --by detector
+              bacc compare preds.csv --true label --pred model_a --pred model_b --paired
+              bacc report preds.csv --true label --pred predicted -o report.html
+            Run 'bacc COMMAND --help' for the options of each command.
+        """),
+    )
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"bacc {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser(
+        "evaluate", help="posterior and exact intervals of the balanced accuracy",
+        description=_desc("Evaluate one or more classifiers: sample accuracy and balanced accuracy, "
+                    "their posterior (mean, median, mode, credible interval), exact confidence "
+                    "intervals, P(balanced accuracy > chance) and per-class detail.", _INPUT_HELP),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc evaluate --matrix "42,3;6,4"
+              bacc evaluate --matrix "42,6;3,4" --rows predicted      # the papers' orientation
+              bacc evaluate confusion.csv --format json
+              bacc evaluate preds.csv --true label --pred predicted
+              bacc evaluate preds.csv --true label --pred predicted --by detector --format csv
+              bacc evaluate preds.jsonl --true y --pred yhat --weights pos=0.7,neg=0.3
+            JSON output is one object for one evaluation and a list of objects for several.
+        """),
+    )
+    _add_inputs(p)
+    _add_stats(p)
+    o = p.add_argument_group("output")
+    o.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                   help="table (default), json, or csv (one row per measure and class), e.g. --format json")
+    o.add_argument("--details", action=argparse.BooleanOptionalAction, default=None,
+                   help=f"print per-class tables for every evaluation (default: only when there are "
+                        f"at most {DETAIL_LIMIT}), e.g. --no-details")
+
+    p = sub.add_parser(
+        "compare", help="P(A > B) and the posterior of the difference of two classifiers",
+        description=_desc("Compare two classifiers: the posterior of the difference of their balanced "
+                    "accuracies, P(A > B) and, with --rope, the probability that they are "
+                    "practically equal. With --paired the two were tested on the same examples "
+                    "and the correlation is used.", _INPUT_HELP),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc compare --matrix "A=42,3;6,4" --matrix "B=40,5;2,8"
+              bacc compare a.csv b.csv --true label --pred predicted
+              bacc compare preds.csv --true label --pred model_a --pred model_b --paired --rope 0.01
+        """),
+    )
+    _add_inputs(p)
+    _add_stats(p)
+    p.add_argument("--paired", action="store_true",
+                   help="both classifiers predicted the same test examples (same rows, same order), e.g. --paired")
+    p.add_argument("--rope", type=float, default=0.0, metavar="EPS",
+                   help="region of practical equivalence |difference| <= EPS (default 0), e.g. --rope 0.01")
+    p.add_argument("--format", choices=["table", "json"], default="table",
+                   help="table (default) or json, e.g. --format json")
+
+    p = sub.add_parser(
+        "rank", help="rank several classifiers with the probability of each being best",
+        description=_desc("Rank several classifiers by their balanced accuracy (Carrillo et al. 2014): pairwise "
+                    "posterior comparisons, probability of being best, expected rank.", _INPUT_HELP),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc rank --matrix "A=42,3;6,4" --matrix "B=40,5;2,8" --matrix "C=44,1;5,5"
+              bacc rank preds.csv --true label --pred m1 --pred m2 --pred m3
+              bacc rank preds.csv --true label --pred predicted --by model --format json
+        """),
+    )
+    _add_inputs(p)
+    _add_stats(p)
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="seed of the posterior draws used for P(best) and expected ranks (default 0), e.g. --seed 1")
+    p.add_argument("--format", choices=["table", "json"], default="table",
+                   help="table (default) or json, e.g. --format json")
+
+    p = sub.add_parser(
+        "coverage", help="how often each interval method keeps its promise (simulation)",
+        description=_desc("Simulate many test sets from a known truth (class sizes and class "
+                    "accuracies) and count how often each interval method contains the true "
+                    "balanced accuracy. Give the truth with --sizes and --accuracies, or a "
+                    "confusion matrix whose class sizes and observed accuracies are used. A "
+                    "progress bar is drawn on standard error when it is a terminal."),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc coverage --sizes 20,20 --accuracies 0.99,0.99
+              bacc coverage --matrix "42,3;6,4" --methods union,sidak,bayes,wald --n-sim 200000
+              bacc coverage --sizes 100 --accuracies 0.8 --metric accuracy --sides upper
+        """),
+    )
+    g = p.add_argument_group("truth")
+    g.add_argument("--sizes", metavar="LIST", help="test examples per class, e.g. --sizes 45,10")
+    g.add_argument("--accuracies", metavar="LIST", help="true accuracy of each class, e.g. --accuracies 0.9,0.4")
+    g.add_argument("inputs", nargs="*", metavar="INPUT", help='or a confusion matrix (file or text "42,3;6,4")')
+    g.add_argument("--matrix", action="append", metavar="TEXT", help='a confusion matrix, e.g. --matrix "42,3;6,4"')
+    g.add_argument("--rows", choices=["true", "predicted"], default="true",
+                   help="what the rows of the matrix are (default true), e.g. --rows predicted")
+    g.add_argument("--sep", metavar="CHAR", help="field separator of a matrix CSV file, e.g. --sep ';'")
+    g = p.add_argument_group("simulation")
+    g.add_argument("--methods", default="union,sidak,bayes,wald,wilson,jeffreys", metavar="LIST",
+                   help="interval methods (default union,sidak,bayes,wald,wilson,jeffreys; also "
+                        "buehler, clopper-pearson), e.g. --methods union,wald")
+    g.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                   help="nominal coverage (default 0.95), e.g. --confidence 0.9")
+    g.add_argument("--n-sim", type=int, default=20_000, metavar="N",
+                   help="simulated test sets (default 20000), e.g. --n-sim 100000")
+    g.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="random seed (default 0, so runs repeat; printed with the result), e.g. --seed 7")
+    g.add_argument("--metric", choices=["balanced_accuracy", "accuracy"], default="balanced_accuracy",
+                   help="what the intervals are for (default balanced_accuracy), e.g. --metric accuracy")
+    g.add_argument("--sides", choices=["two", "lower", "upper"], default="two",
+                   help="two-sided intervals (default) or one-sided bounds, e.g. --sides lower")
+    p.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                   help="table (default), json or csv, e.g. --format csv")
+
+    p = sub.add_parser(
+        "report", help="write a self-contained HTML report with tables and pictures",
+        description=_desc("Write one self-contained HTML file (no network; readable on a phone): a "
+                    "summary row per classifier or group, credible and exact intervals, "
+                    "per-class detail, pictures; a comparison for two inputs and a ranking for "
+                    "more.", _INPUT_HELP),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc report --matrix "42,3;6,4" -o report.html
+              bacc report preds.csv --true label --pred predicted --by detector -o detectors.html
+              bacc report preds.csv --true label --pred a --pred b --paired -o ab.html
+        """),
+    )
+    _add_inputs(p)
+    _add_stats(p)
+    p.add_argument("-o", "--output", default="bacc-report.html", metavar="FILE",
+                   help="where to write the report (default bacc-report.html), e.g. -o report.html")
+    p.add_argument("--title", metavar="TEXT", help='title of the page, e.g. --title "Detectors, May"')
+    p.add_argument("--paired", action="store_true",
+                   help="two inputs predicted the same examples: paired comparison, e.g. --paired")
+    p.add_argument("--rope", type=float, default=0.0, metavar="EPS",
+                   help="region of practical equivalence for the comparison, e.g. --rope 0.01")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the ranking's draws (default 0), e.g. --seed 1")
+    p.add_argument("--no-pictures", action="store_true", help="tables only (faster; no matplotlib needed), e.g. --no-pictures")
+
+    p = sub.add_parser(
+        "demo", help="evaluate the example classifiers that ship with bacc",
+        description=_desc("Evaluate the example classifiers that ship with bacc (the papers' confusion "
+                    "matrices and out-of-fold predictions on two scikit-learn data sets), print "
+                    "the tables and write an HTML report."),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc demo
+              bacc demo -o /tmp/demo.html
+              bacc demo --no-report
+        """),
+    )
+    p.add_argument("-o", "--output", default="bacc-demo.html", metavar="FILE",
+                   help="where to write the report (default bacc-demo.html), e.g. -o demo.html")
+    p.add_argument("--no-report", dest="output", action="store_const", const=None,
+                   help="print the tables only, e.g. --no-report")
+    p.add_argument("--no-pictures", action="store_true", help="report without pictures, e.g. --no-pictures")
+    p.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                   help="mass / coverage of the intervals (default 0.95), e.g. --confidence 0.9")
+    return parser

@@ -1,0 +1,256 @@
+"""The command line's calls into the library: each input evaluated, two compared, several ranked.
+
+Nothing is computed here: :func:`bacc.evaluate`, :func:`bacc.exact_interval`,
+:func:`bacc.class_intervals`, :func:`bacc.fold_sem_interval`, :func:`bacc.evaluate_many`,
+:func:`bacc.compare`, :func:`bacc.compare_paired` and :func:`bacc.rank` do the statistics; this
+module hands them the options and collects what the outputs show.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import BaccError
+from ..progress import Progress
+from .inputs import Item, parse_prior, parse_weights
+
+__all__ = [
+    "Evaluated",
+    "Settings",
+    "batch_summary",
+    "compare_items",
+    "evaluate_item",
+    "evaluate_items",
+    "rank_results",
+]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The statistics options of a command.
+
+    Attributes
+    ----------
+    prior : str, (float, float) or list of pairs
+        Beta prior of each class accuracy (``--prior``; default flat).
+    confidence : float
+        Mass of credible and coverage of exact intervals (``--confidence``).
+    weights : str or None
+        The text of ``--weights``, read per input (the classes may differ between inputs).
+    exact_method : str
+        Exact interval of the balanced accuracy (``--exact-method``).
+    empty : {"drop", "keep"}
+        What to do with a class without true examples (``--empty``).
+    rope : float
+        Region of practical equivalence of a comparison (``--rope``).
+    paired : bool
+        The two classifiers predicted the same examples (``--paired``).
+    """
+
+    prior: Any = (1.0, 1.0)
+    confidence: float = 0.95
+    weights: str | None = None
+    exact_method: str = "union"
+    empty: str = "drop"
+    rope: float = 0.0
+    paired: bool = False
+
+    @classmethod
+    def from_args(cls, args) -> Settings:
+        """The settings of parsed arguments; options a command lacks keep their defaults.
+
+        Raises
+        ------
+        BaccError
+            A prior that cannot be read, or a negative or infinite ``--rope``.
+        """
+        rope = getattr(args, "rope", 0.0)
+        if not (rope >= 0) or math.isinf(rope):
+            raise BaccError(f"--rope must be a number >= 0, got {rope!r}")
+        return cls(
+            prior=parse_prior(args.prior) if args.prior else (1.0, 1.0),
+            confidence=args.confidence,
+            weights=args.weights,
+            exact_method=args.exact_method,
+            empty=args.empty,
+            rope=rope,
+            paired=bool(getattr(args, "paired", False)),
+        )
+
+
+@dataclass
+class Evaluated:
+    """One input evaluated: everything the outputs show.
+
+    Attributes
+    ----------
+    item : Item
+        The input.
+    evaluation : Evaluation
+        Posterior summaries (:func:`bacc.evaluate`).
+    exact, accuracy_exact : ExactInterval
+        Exact intervals of the balanced accuracy and of the accuracy.
+    class_exact : list of ClassInterval
+        Clopper-Pearson interval of each class accuracy.
+    fold_interval : ApproxInterval or None
+        Mean of the fold accuracies +- 2 SEM, when the input has folds.
+    warnings : list of str
+        The library's warnings, in option terms.
+    """
+
+    item: Item
+    evaluation: Any
+    exact: Any
+    accuracy_exact: Any
+    class_exact: Any
+    fold_interval: Any
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The input's display name."""
+        return self.item.name
+
+
+def evaluate_item(item: Item, settings: Settings) -> Evaluated:
+    """Evaluate one input with the library; its warnings are kept, in option terms.
+
+    Raises
+    ------
+    BaccError
+        Bad options or a matrix the library refuses; the message starts with the input's name.
+    """
+    from ..evaluation import evaluate
+    from ..intervals import class_intervals, exact_interval, fold_sem_interval
+
+    cm = item.confusion
+    c = settings.confidence
+    weights = parse_weights(settings.weights, cm.labels)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            ev = evaluate(cm, prior=settings.prior, confidence=c, weights=weights, empty=settings.empty)
+            ex = exact_interval(cm, confidence=c, method=settings.exact_method, weights=weights,
+                                empty=settings.empty)
+            acc_ex = exact_interval(cm, confidence=c, metric="accuracy")
+            cls_ex = class_intervals(cm, confidence=c)
+            fi = None
+            if item.folds is not None:
+                fi = fold_sem_interval(list(item.folds), confidence=c, metric="accuracy")
+        except BaccError as exc:
+            raise BaccError(f"{item.name}: {exc}") from None
+    return Evaluated(item, ev, ex, acc_ex, cls_ex, fi, _messages(caught))
+
+
+def _messages(caught) -> list[str]:
+    """Library warnings as command-line users need them: once each, in terms of options."""
+    out: list[str] = []
+    seen_empty = False
+    for w in caught:
+        if not issubclass(w.category, UserWarning):
+            continue
+        msg = re.sub(r"\(pass empty='keep'[^)]*\)", "(add --empty keep to keep them)", str(w.message))
+        if "no true examples" in msg:
+            if seen_empty:
+                continue
+            seen_empty = True
+        if msg not in out:
+            out.append(msg)
+    return out
+
+
+def evaluate_items(items: Sequence[Item], settings: Settings) -> list[Evaluated]:
+    """Evaluate every input, with a progress bar on a terminal when there are many."""
+    out = []
+    with Progress(len(items), "evaluating", enabled=len(items) > 20) as prog:
+        for it in items:
+            out.append(evaluate_item(it, settings))
+            prog.advance(1, it.name)
+    return out
+
+
+def batch_summary(items: Sequence[Item], settings: Settings):
+    """All inputs at once with :func:`bacc.evaluate_many`, when a summary is all that is shown.
+
+    Returns
+    -------
+    BatchEvaluation or None
+        None when the options need the one-by-one path (weights, another exact method, kept
+        empty classes, or classes that differ between inputs), or the batch refuses the data.
+    """
+    if settings.weights is not None or settings.exact_method != "union" or settings.empty != "drop":
+        return None
+    labels = items[0].confusion.labels
+    if any(it.confusion.labels != labels for it in items):
+        return None
+    import numpy as np
+
+    from ..batch import evaluate_many
+
+    try:
+        return evaluate_many(np.stack([it.confusion.counts for it in items]),
+                             groups=[it.name for it in items], labels=labels,
+                             prior=settings.prior, confidence=settings.confidence)
+    except BaccError:
+        return None
+
+
+def _same_examples(a: Item, b: Item) -> None:
+    if a.y_true is None or b.y_true is None:
+        raise BaccError(
+            "--paired needs the predictions of both classifiers on the same examples: give "
+            "prediction files (or one file with two --pred columns), not confusion matrices"
+        )
+    if len(a.y_true) != len(b.y_true):
+        raise BaccError(
+            f"--paired: {a.name} has {len(a.y_true)} examples and {b.name} has {len(b.y_true)}; "
+            "a paired comparison needs the same test examples in the same order"
+        )
+    for i, (x, y) in enumerate(zip(a.y_true, b.y_true, strict=True)):
+        if x != y:
+            line = a.example_ids[i] if a.example_ids else i + 1
+            raise BaccError(
+                f"--paired: the true labels differ at example {i + 1} (line {line}: {x!r} vs {y!r}); "
+                "a paired comparison needs the same test examples in the same order"
+            )
+
+
+def compare_items(a: Evaluated, b: Evaluated, settings: Settings):
+    """Compare two evaluated inputs: :func:`bacc.compare_paired` with ``paired``, else
+    :func:`bacc.compare` (the evaluations carry their prior and weights).
+
+    Raises
+    ------
+    BaccError
+        ``paired`` without the same examples in both inputs, or a prior the paired model
+        cannot take (it needs one symmetric prior for all classes).
+    """
+    from ..comparison import compare, compare_paired, dirichlet_from_beta
+
+    names = (a.name, b.name)
+    if not settings.paired:
+        return compare(a.evaluation, b.evaluation, rope=settings.rope,
+                       confidence=settings.confidence, names=names)
+    _same_examples(a.item, b.item)
+    labels = a.item.confusion.labels
+    try:
+        prior = dirichlet_from_beta(settings.prior)
+    except BaccError as exc:
+        raise BaccError(f"--paired --prior: {exc}") from None
+    return compare_paired(
+        list(a.item.y_true), list(a.item.y_pred), list(b.item.y_pred), labels=list(labels),
+        rope=settings.rope, confidence=settings.confidence, prior=prior,
+        weights=parse_weights(settings.weights, labels), names=names,
+    )
+
+
+def rank_results(results: Sequence[Evaluated], *, seed: int):
+    """Rank the evaluated inputs with :func:`bacc.rank`, keyed by their names."""
+    from ..comparison import rank
+
+    return rank({r.name: r.evaluation for r in results}, random_state=seed)

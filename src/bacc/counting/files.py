@@ -1,0 +1,237 @@
+"""Counting files with DuckDB: CSV, Parquet and JSON lines, out of core.
+
+A path, a glob, a directory or a list of paths is read by DuckDB, which streams through the
+files and keeps only the aggregated rows (a few per group), so a data set larger than memory
+works. DuckDB is imported only here, through :func:`bacc.errors.require` (``bacc[data]``).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import BaccError, require
+from ..progress import Progress
+from .tally import Spec, Tally, check_columns, first_line
+
+__all__ = ["is_file_source", "tally_files"]
+
+_FILE_FORMATS = {
+    ".parquet": "parquet",
+    ".parq": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".tab": "csv",
+    ".txt": "csv",
+    ".jsonl": "json",
+    ".ndjson": "json",
+    ".json": "json",
+}
+_COMPRESSED = {".gz", ".zst", ".zstd"}
+
+
+def _file_format(path: str) -> str | None:
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    while suffixes and suffixes[-1] in _COMPRESSED:
+        suffixes.pop()
+    return _FILE_FORMATS.get(suffixes[-1]) if suffixes else None
+
+
+def _expand(paths: Sequence[str]) -> list[str]:
+    files: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            found: list[str] = []
+            for fmt in ("parquet", "csv", "json"):
+                found = sorted(
+                    f for f in glob.glob(os.path.join(glob.escape(p), "**", "*"), recursive=True)
+                    if os.path.isfile(f) and _file_format(f) == fmt and not Path(f).name.startswith(("_", "."))
+                )
+                if found:
+                    break
+            if not found:
+                raise BaccError(
+                    f"directory {p} holds no data file ({', '.join(sorted(_FILE_FORMATS))})"
+                )
+            files.extend(found)
+        elif glob.has_magic(p):
+            found = sorted(f for f in glob.glob(p, recursive=True) if os.path.isfile(f))
+            if not found:
+                raise BaccError(f"no file matches {p}")
+            files.extend(found)
+        elif os.path.isfile(p):
+            files.append(p)
+        else:
+            raise BaccError(f"cannot read {p}: no such file or directory")
+    return files
+
+
+def is_file_source(source: Any) -> bool:
+    """True for what :func:`tally_files` counts: a path, or a non-empty list of paths."""
+    if isinstance(source, str | os.PathLike):
+        return True
+    return (
+        isinstance(source, list | tuple)
+        and bool(source)
+        and all(isinstance(s, str | os.PathLike) for s in source)
+    )
+
+
+def tally_files(
+    source, spec: Spec, *, sep: str | None, progress: bool, memory_limit: str | None = None
+) -> Tally:
+    """Count the files of ``source`` with one DuckDB aggregation.
+
+    Parameters
+    ----------
+    source : str, os.PathLike or list of them
+        A file, a glob, a directory (its Parquet files, else its CSV files, else its
+        JSON-lines files), or a list of such paths; all of one format.
+    spec : Spec
+        The columns to count.
+    sep : str or None
+        Field separator of CSV files (None: detected).
+    progress : bool
+        Draw DuckDB's progress estimate on standard error when it is a terminal.
+    memory_limit : str, optional
+        Most memory DuckDB may use (``"500MB"``).
+
+    Returns
+    -------
+    Tally
+        The aggregated rows; CSV labels are text (``text_labels``).
+
+    Raises
+    ------
+    BaccError
+        No such file, no file matched, files of mixed or unknown formats, a missing column,
+        a count column that is not numeric, or DuckDB could not read the files.
+    MissingDependencyError
+        DuckDB is not installed (``pip install "bacc[data]"``).
+    """
+    raw = [source] if isinstance(source, str | os.PathLike) else list(source)
+    paths = [os.fspath(p) for p in raw]
+    where = paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more)"
+    files = _expand(paths)
+    formats = {_file_format(f) for f in files}
+    if None in formats:
+        odd = next(f for f in files if _file_format(f) is None)
+        raise BaccError(
+            f"cannot tell the format of {odd} from its name; name files .csv, .tsv, .parquet or .jsonl"
+        )
+    if len(formats) > 1:
+        raise BaccError(f"{where}: files of different formats ({', '.join(sorted(formats))}); count them apart")
+    fmt = formats.pop()
+    duckdb = require("duckdb", "data", "counting files")
+    if memory_limit is None:
+        con = duckdb.connect()
+    else:
+        try:
+            con = duckdb.connect(config={"memory_limit": str(memory_limit)})
+        except duckdb.Error as exc:
+            raise BaccError(f"memory_limit={memory_limit!r}: {first_line(exc)}") from None
+    try:
+        params: list = [files]
+        if fmt == "parquet":
+            reader = "read_parquet(?, union_by_name = true)"
+        elif fmt == "json":
+            reader = "read_json_auto(?, format = 'newline_delimited', union_by_name = true)"
+        else:
+            reader = "read_csv(?, header = true, union_by_name = true"
+            if sep is not None:
+                reader += ", delim = ?"
+                params.append(sep)
+            reader += ")"
+        try:
+            schema = con.execute(f"DESCRIBE SELECT * FROM {reader}", params).fetchall()
+        except duckdb.Error as exc:
+            raise BaccError(f"cannot read {where}: {first_line(exc)}") from None
+        if fmt == "csv":
+            # labels and groups are read as text, as bacc.readers reads CSV: the sniffer would turn
+            # "yes"/"no" into booleans and "007" into 7, and could type the two label columns apart
+            check_columns([row[0] for row in schema], spec, where)
+            reader = reader[:-1] + ", types = ?)"
+            params.append({c: "VARCHAR" for c in spec.keys})
+        types = {row[0]: str(row[1]).upper() for row in schema}
+        check_columns(list(types), spec, where)
+        keys = ", ".join(_quote(c) for c in spec.keys)
+        if spec.count is None:
+            aggs = "COUNT(*)"
+        else:
+            ctype = types[spec.count]
+            c = _quote(spec.count)
+            if not _is_sql_number(ctype):
+                raise BaccError(
+                    f"{where}: column {spec.count!r} (count=) holds {ctype}, not numbers of examples"
+                )
+            floating = ctype in ("FLOAT", "DOUBLE", "REAL", "FLOAT4", "FLOAT8")
+            nan = f" OR isnan({c})" if floating else ""
+            inf = f"isinf({c}) OR " if floating else ""
+            aggs = (
+                f"SUM({c}), COUNT_IF({c} < 0), COUNT_IF({inf}{c} <> floor({c})), "
+                f"COUNT_IF({c} IS NULL{nan})"
+            )
+        sql = f"SELECT {keys}, {aggs} FROM {reader} GROUP BY {keys}"
+        try:
+            label = f"counting {Path(files[0]).name}" if len(files) == 1 else f"counting {len(files)} files"
+            rows = _run_with_progress(con, sql, params, progress, label)
+        except duckdb.Error as exc:
+            raise BaccError(f"cannot count {where}: {first_line(exc)}") from None
+    finally:
+        con.close()
+    return Tally(rows, where, text_labels=(fmt == "csv"))
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _is_sql_number(t: str) -> bool:
+    base = t.split("(")[0].strip()
+    return base in {
+        "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+        "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "REAL", "DECIMAL", "NUMERIC",
+        "INT", "INT1", "INT2", "INT4", "INT8", "FLOAT4", "FLOAT8",
+    }
+
+
+
+def _run_with_progress(con, sql: str, params: list, progress: bool, label: str) -> list:
+    """Run ``sql`` on ``con``; on a terminal, draw DuckDB's own progress estimate meanwhile."""
+    bar = Progress(100.0, label, enabled=progress)
+    if not bar.on:
+        # DuckDB would otherwise print its own bar on standard output for long queries,
+        # into whatever the caller writes there (JSON, CSV)
+        con.execute("SET enable_progress_bar = false")
+        return con.execute(sql, params).fetchall()
+    con.execute("SET enable_progress_bar = true")
+    con.execute("SET enable_progress_bar_print = false")
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["rows"] = con.execute(sql, params).fetchall()
+        except BaseException as exc:  # handed to the calling thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="bacc-count", daemon=True)
+    worker.start()
+    try:
+        with bar:
+            while worker.is_alive():
+                worker.join(0.1)
+                done = con.query_progress()
+                if done >= 0:
+                    bar.update(done)
+    except KeyboardInterrupt:
+        con.interrupt()
+        worker.join()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["rows"]
