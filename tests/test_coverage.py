@@ -3,7 +3,9 @@ small class sizes and true accuracies; the Wald interval does not near p = 1 (Sa
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 import time
 
 import numpy as np
@@ -204,3 +206,24 @@ def test_bad_input_raises_bacc_error(kwargs, match):
     args.update(kwargs)
     with pytest.raises(BaccError, match=match):
         coverage(**args)
+
+
+class _FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_request_and_on_a_terminal_only(monkeypatch):
+    import bacc.simulation as sim
+
+    monkeypatch.setattr(sim, "_DELAY", 0.0)
+    args = (["union", "wald"], [10, 10], [0.9, 0.8])
+    term = _FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    on = coverage(*args, n_sim=500, random_state=1, progress=True)
+    assert "simulating [" in term.getvalue()
+    term2 = _FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", term2)
+    off = coverage(*args, n_sim=500, random_state=1)
+    assert term2.getvalue() == ""
+    assert [m.coverage for m in on.methods] == [m.coverage for m in off.methods]

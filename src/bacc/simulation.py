@@ -42,8 +42,11 @@ from ._engine.validate import (
 )
 from .confusion import ConfusionMatrix
 from .errors import BaccError
+from .progress import Progress
 
 __all__ = ["COVERAGE_METHODS", "CoverageResult", "MethodCoverage", "coverage"]
+
+_DELAY = 0.5  # seconds before a progress bar appears
 
 #: Methods with guaranteed coverage (frequentist exact).
 EXACT_COVERAGE_METHODS = ("union", "sidak", "buehler", "clopper-pearson")
@@ -365,6 +368,7 @@ def coverage(
     sides: str = "two",
     weights=None,
     prior=(1.0, 1.0),
+    progress: bool = False,
 ) -> CoverageResult:
     """Simulate test sets from a known truth and measure each interval method's coverage.
 
@@ -394,6 +398,9 @@ def coverage(
         Class weights of the balanced accuracy (default equal).
     prior : pair or sequence of pairs
         Beta prior of ``"bayes"`` (default flat).
+    progress : bool
+        Draw a progress bar (one step per method) on standard error when it is a terminal and
+        the run takes more than half a second.
 
     Returns
     -------
@@ -441,28 +448,13 @@ def coverage(
     k = rng.binomial(n, p, size=(int(n_sim), n.size))
 
     results = []
-    for meth in meths:
-        t0 = time.perf_counter()
-        lo, hi = _intervals(meth, k, n, w, c, sides, metric, pr)
-        secs = time.perf_counter() - t0
-        lo = np.broadcast_to(np.asarray(lo, dtype=float), (int(n_sim),))
-        hi = np.broadcast_to(np.asarray(hi, dtype=float), (int(n_sim),))
-        low = lo > truth
-        high = hi < truth
-        cov = 1.0 - float(np.mean(low | high))
-        results.append(
-            MethodCoverage(
-                method=_name(meth),
-                exact=isinstance(meth, str) and meth in EXACT_COVERAGE_METHODS,
-                coverage=cov,
-                mc_se=math.sqrt(cov * (1.0 - cov) / n_sim),
-                mean_width=float(np.mean(hi - lo)),
-                share_outside=float(np.mean((lo < 0) | (hi > 1))),
-                miss_low=float(np.mean(low)),
-                miss_high=float(np.mean(high)),
-                seconds=secs,
-            )
-        )
+    with Progress(len(meths), "simulating", enabled=progress, delay=_DELAY) as bar:
+        for meth in meths:
+            t0 = time.perf_counter()
+            lo, hi = _intervals(meth, k, n, w, c, sides, metric, pr)
+            secs = time.perf_counter() - t0
+            bar.advance()
+            results.append(_method_coverage(meth, lo, hi, truth, int(n_sim), secs))
     return CoverageResult(
         methods=tuple(results),
         class_sizes=tuple(int(x) for x in n),
@@ -473,4 +465,24 @@ def coverage(
         sides=sides,
         metric=metric,
         weights=tuple(float(x) for x in w),
+    )
+
+
+def _method_coverage(meth, lo, hi, truth: float, n_sim: int, secs: float) -> MethodCoverage:
+    """Coverage, widths and misses of one method's simulated intervals."""
+    lo = np.broadcast_to(np.asarray(lo, dtype=float), (n_sim,))
+    hi = np.broadcast_to(np.asarray(hi, dtype=float), (n_sim,))
+    low = lo > truth
+    high = hi < truth
+    cov = 1.0 - float(np.mean(low | high))
+    return MethodCoverage(
+        method=_name(meth),
+        exact=isinstance(meth, str) and meth in EXACT_COVERAGE_METHODS,
+        coverage=cov,
+        mc_se=math.sqrt(cov * (1.0 - cov) / n_sim),
+        mean_width=float(np.mean(hi - lo)),
+        share_outside=float(np.mean((lo < 0) | (hi > 1))),
+        miss_low=float(np.mean(low)),
+        miss_high=float(np.mean(high)),
+        seconds=secs,
     )

@@ -7,13 +7,11 @@ Each reads its inputs (:mod:`.inputs`), asks the library (:mod:`.results`,
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..errors import BaccError
-from ..progress import Progress
 from .demo import demo
 from .inputs import load_items, parse_labels, parse_list
 from .output import (
@@ -166,30 +164,6 @@ def _coverage_truth(args) -> tuple[list[int], list[float], str]:
     return sizes, accs, f"test sets like {items[0].name}: class sizes and accuracies as observed"
 
 
-def _with_progress(label: str, job: Callable[[], Any]) -> Any:
-    """``job()``; on a terminal, an indeterminate progress bar (elapsed time) meanwhile."""
-    bar = Progress(None, label)
-    if not bar.on:
-        return job()
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = job()
-        except BaseException as exc:  # handed to the calling thread
-            box["error"] = exc
-
-    worker = threading.Thread(target=run, name=f"bacc-{label}", daemon=True)
-    worker.start()
-    with bar:
-        while worker.is_alive():
-            worker.join(0.1)
-            bar.update(0.0)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 def coverage(args) -> int:
     """``bacc coverage``: simulated coverage of interval methods (:func:`bacc.coverage`)."""
     from ..simulation import COVERAGE_METHODS
@@ -206,10 +180,10 @@ def coverage(args) -> int:
         # the exact intervals of the balanced accuracy are Clopper-Pearson for the accuracy
         methods = [m for m in methods if m not in ("union", "sidak", "buehler")] or ["clopper-pearson"]
     # one call: every method sees the same simulated test sets
-    result = _with_progress("simulating", lambda: simulate(
+    result = simulate(
         methods, sizes, accs, confidence=args.confidence, n_sim=args.n_sim,
-        random_state=args.seed, metric=args.metric, sides=args.sides,
-    ))
+        random_state=args.seed, metric=args.metric, sides=args.sides, progress=True,
+    )
     if args.format == "json":
         d = result.to_dict()
         d["seed"] = args.seed
