@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs bacc with its test dependencies (and, where apt-get is available, the headless
-# Chromium used by the report test and Java for the PySpark test), then runs every test.
+# Chromium used by the report test and Java for the PySpark test), then runs every test and the
+# examples in the docstrings of src/bacc (pyproject.toml: testpaths, --doctest-modules).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

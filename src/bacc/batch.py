@@ -258,12 +258,31 @@ def evaluate_many(
     Classes without examples in a group are left out of that group's balanced accuracy (as in
     :func:`bacc.evaluate`, but without a warning per group; ``n_classes`` says how many remain).
 
+    The posterior is that of :func:`bacc.posterior_balanced_accuracy` (Brodersen et al. 2010;
+    Carrillo et al. 2014), the exact interval the union bound of :func:`bacc.exact_interval`
+    (Sandler & Dirac 2024) over Clopper & Pearson (1934) class bounds.
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, eqs. 1-7.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, eqs. 8 and 12.
+    .. [3] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024, section "Constructing the bound
+       for balanced accuracy".
+    .. [4] Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial limits
+       illustrated in the case of the binomial. Biometrika 26, 404-413.
+
     Examples
     --------
     >>> import numpy as np, bacc
     >>> res = bacc.evaluate_many(np.array([[[42, 3], [6, 4]], [[30, 0], [0, 12]]]))
-    >>> [round(m, 4) for m in res.mean]
-    [0.6658, 0.9527]
+    >>> res.mean.round(4).tolist()  # (43/47 + 5/12) / 2, (31/32 + 13/14) / 2
+    [0.6658, 0.9487]
     """
     from ._engine.bounds import cp_bounds, per_bound_alpha
 

@@ -2,8 +2,7 @@
 
 Carrillo et al. (2014), section 4.5, compares two classifiers through the posterior of the difference of their
 balanced accuracies, ``delta = lambda_A - lambda_B`` (eq. 14), and ranks several by counting
-pairwise wins. The papers' toolbox approximates ``p(delta)`` with 5 000 Metropolis-Hastings
-draws and treats the two posteriors as independent even when both classifiers predicted the
+pairwise wins. The paper approximates ``p(delta)`` with 5 000 Monte Carlo draws and treats the two posteriors as independent even when both classifiers predicted the
 same examples. Here:
 
 * :func:`compare` (independent test sets): ``delta`` is a weighted sum of independent Beta
@@ -11,7 +10,7 @@ same examples. Here:
   and its quantiles come from the deterministic engine :class:`bacc.BetaSum`.
 * :func:`compare_paired` (one test set): per class the joint outcome of each example (both right,
   only A right, only B right, both wrong) is multinomial, and a Dirichlet posterior over the
-  four cells gives the correlated posterior of ``delta`` (:class:`bacc._paired.PairedDifference`,
+  four cells gives the correlated posterior of ``delta`` (:class:`bacc.PairedDifference`,
   also deterministic), with the exact McNemar test as the frequentist counterpart.
 * :func:`rank`: the paper's win-counting scheme, plus the exact matrix of pairwise
   ``P(row > column)`` and, from seeded joint posterior draws, the probability that each
@@ -130,7 +129,7 @@ class Comparison(FrozenArrays):
         return self.p_left, self.p_rope, self.p_right
 
     def plot(self, **kwargs):
-        """Density of the difference with P(A > B) (see :func:`bacc.plot.plot_difference`)."""
+        """Density of the difference with P(A > B) (see :func:`bacc.display.plot.plot_difference`)."""
         from .display.plot import plot_difference
 
         return plot_difference(self, **kwargs)
@@ -490,20 +489,26 @@ def compare(
     test sets ``delta = sum_i w_i theta^A_i - sum_j w_j theta^B_j`` is a weighted sum of
     independent Beta variables with negative weights on B, so its distribution is a
     :class:`bacc.BetaSum`, and ``P(lambda_A > lambda_B) = int f_A(x) F_B(x) dx`` is computed
-    deterministically (not by the paper's Metropolis-Hastings sampling).
+    deterministically (not by the paper's Monte Carlo sampling).
 
     If both classifiers predicted the same examples their posteriors are correlated; use
     :func:`compare_paired`, which accounts for it.
 
     References
     ----------
-    Carrillo, Brodersen & Castellanos (2014), section 4.5 (Carrillo et al. 2014).
+    .. [1] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.5, eqs. 8, 12 and 14.
+    .. [2] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section III, eq. 7.
 
     Examples
     --------
-    >>> from bacc.compare import compare
-    >>> c = compare([[42, 3], [6, 4]], [[40, 5], [8, 2]], rope=0.01)
-    >>> round(c.p_better, 4)
+    >>> import bacc
+    >>> c = bacc.compare([[42, 3], [6, 4]], [[40, 5], [8, 2]], rope=0.01)
+    >>> round(c.p_better, 4)  # P(lambda_A > lambda_B)
     0.8599
     >>> round(c.p_left + c.p_rope + c.p_right, 12)
     1.0
@@ -697,20 +702,29 @@ def compare_paired(
     posteriors). Writing ``S = p10 + p01 ~ Beta(a10 + a01, a11 + a00)`` and
     ``U = p10 / S ~ Beta(a10, a01)`` (independent), each class contributes
     ``S (2 U - 1)``; the distribution of ``delta`` is computed deterministically (see
-    :mod:`bacc._paired`). Classes without true examples are left out with a warning.
+    :class:`bacc.PairedDifference`). Classes without true examples are left out with a warning.
 
     The exact McNemar test is the two-sided binomial test of the discordant pairs pooled over
-    all examples; it tests equal *accuracy*, the frequentist counterpart of ``P(delta > 0)``
-    for balanced classes.
+    all examples (McNemar 1947); it tests equal *accuracy*, the frequentist counterpart of
+    ``P(delta > 0)`` for balanced classes.
+
+    References
+    ----------
+    .. [1] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.5, eq. 14.
+    .. [2] McNemar, Q. (1947). Note on the sampling error of the difference between
+       correlated proportions or percentages. Psychometrika 12, 153-157.
 
     Examples
     --------
-    >>> from bacc.compare import compare_paired
+    >>> import bacc
     >>> y = [0] * 30 + [1] * 30
     >>> a = [0] * 27 + [1] * 3 + [1] * 26 + [0] * 4
     >>> b = [0] * 25 + [1] * 5 + [1] * 24 + [0] * 6
-    >>> c = compare_paired(y, a, b)
-    >>> round(c.p_better, 3), c.mcnemar.only_a, c.mcnemar.only_b
+    >>> c = bacc.compare_paired(y, a, b)
+    >>> round(c.p_better, 3), c.mcnemar.only_a, c.mcnemar.only_b  # A is right on 4 more
     (0.969, 4, 0)
     """
     c = check_confidence(confidence)
@@ -796,21 +810,28 @@ def rank(
     Carrillo et al. (2014), section 4.5: compute the pairwise posterior differences (eq. 14) and their
     posterior means, let the sign of each mean decide a winner, count wins, and rank by wins.
     By linearity the posterior mean of ``delta`` is the difference of the posterior means.
-    The seed notes that the sign of the mean stands in for ``P(lambda_i > lambda_j)``; that
+    The paper notes that the sign of the mean stands in for ``P(lambda_i > lambda_j)``; that
     probability is given exactly here (``p_greater``, each a :class:`bacc.BetaSum`
     survival function at 0). Which classifier is best is a joint question: ``p_best[t]`` and
     ``expected_rank[t]`` are estimated from ``n_draws`` exact, independent joint draws of the
     posteriors, so their Monte Carlo standard errors are ``sqrt(p (1 - p) / n)`` and
-    ``sd(rank) / sqrt(n)``. As in the seed, the posteriors are treated as independent; for
+    ``sd(rank) / sqrt(n)``. As in the paper, the posteriors are treated as independent; for
     classifiers that predicted the same examples compare pairs with :func:`compare_paired`.
+
+    References
+    ----------
+    .. [1] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.5 and section 5.1 (ranking C1, C2, C3).
 
     Examples
     --------
-    >>> from bacc.compare import rank
-    >>> r = rank([[[40, 5], [5, 10]], [[30, 15], [8, 7]], [[44, 1], [2, 13]]])
-    >>> r.rank.tolist()
+    >>> import bacc
+    >>> r = bacc.rank([[[40, 5], [5, 10]], [[30, 15], [8, 7]], [[44, 1], [2, 13]]])
+    >>> r.rank.tolist()  # posterior means 0.760, 0.565, 0.890
     [2, 3, 1]
-    >>> round(float(r.p_greater[2, 0]), 3)
+    >>> round(float(r.p_greater[2, 0]), 3)  # P(lambda_C3 > lambda_C1)
     0.954
     """
     if isinstance(evaluations, Mapping):

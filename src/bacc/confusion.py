@@ -201,6 +201,32 @@ class ConfusionMatrix:
 
         The sum describes the *algorithm* (the procedure that trains a classifier on each
         training set); a single fold's matrix describes one trained classifier.
+
+        Parameters
+        ----------
+        folds : iterable of ConfusionMatrix or array_like
+            One confusion matrix per fold, all over the same classes.
+        rows : {"true", "predicted"}
+            What the rows of plain matrices index.
+        labels : sequence, optional
+            Class labels of plain matrices.
+
+        Returns
+        -------
+        ConfusionMatrix
+
+        References
+        ----------
+        .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+           accuracy and its posterior distribution. Proc. 20th International Conference on
+           Pattern Recognition (ICPR), 3121-3124, sections II and V.
+
+        Examples
+        --------
+        >>> import bacc
+        >>> cm = bacc.ConfusionMatrix.from_folds([[[14, 0], [0, 14]], [[10, 4], [4, 10]]])
+        >>> cm.counts.tolist()
+        [[24, 4], [4, 24]]
         """
         mats = []
         for i, f in enumerate(folds):

@@ -471,6 +471,28 @@ class BetaSum(SumDistribution):
     ``p_above(threshold)``. One component: the scaled Beta distribution itself. Two
     components: exact one-dimensional quadrature (Brodersen et al. (2010), eq. 7). Three or more: an aligned
     lattice with extrapolation (Carrillo et al. (2014), eq. 13). See the module notes.
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section III, eq. 7.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.4, eqs. 12-13, and
+       section 4.5, eq. 14.
+
+    Examples
+    --------
+    The posterior balanced accuracy of ``[[42, 3], [6, 4]]`` under a flat prior:
+
+    >>> import bacc
+    >>> s = bacc.BetaSum([43, 5], [4, 7], [0.5, 0.5])
+    >>> round(s.mean(), 4)  # (43/47 + 5/12) / 2
+    0.6658
+    >>> [round(x, 3) for x in s.interval(0.95)]
+    [0.534, 0.808]
     """
 
     def __init__(self, a, b, w, *, resolution: float = RHO) -> None:
@@ -612,18 +634,35 @@ class BetaPosterior(ContinuousDistribution):
     """A Beta(a, b) distribution with the surface of a frozen ``scipy.stats.beta``.
 
     Quantiles are verified against the CDF and refined (scipy's Beta quantile is wrong at
-    large parameters; see :mod:`bacc._beta`).
+    large parameters; see ``bacc._engine.beta``).
 
     Parameters
     ----------
     a, b : float
         Shape parameters, > 0.
 
+    Notes
+    -----
+    With ``k`` correct out of ``n`` and a ``Beta(a0, b0)`` prior the posterior of an accuracy is
+    ``Beta(k + a0, n - k + b0)`` (Brodersen et al. (2010), eqs. 1-2; Carrillo et al. (2014),
+    eq. 8): mean ``a / (a + b)`` (Carrillo et al., eq. 10), mode ``(a - 1) / (a + b - 2)``
+    (eq. 11).
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section II, eqs. 1-6.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.3, eqs. 8-11.
+
     Examples
     --------
     >>> import bacc
-    >>> post = bacc.BetaPosterior(43, 4)
-    >>> round(post.mean(), 4)
+    >>> post = bacc.BetaPosterior(43, 4)  # class 0 of [[42, 3], [6, 4]], flat prior
+    >>> round(post.mean(), 4)  # 43 / 47
     0.9149
     """
 
@@ -741,9 +780,30 @@ class PairedDifference(SumDistribution):
 
     Notes
     -----
-    Deterministic: see the notes of :mod:`bacc._paired`. The scipy-like surface is that of
+    Deterministic: see the notes of ``bacc._engine.paired``. The scipy-like surface is that of
     :class:`bacc.BetaSum`: ``pdf, logpdf, cdf, sf, ppf, isf, mean, var, std, median, mode,
     interval, rvs, p_above, support``.
+
+    References
+    ----------
+    .. [1] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.5, eq. 14.
+    .. [2] McNemar, Q. (1947). Note on the sampling error of the difference between
+       correlated proportions or percentages. Psychometrika 12, 153-157 (the same discordant cells).
+
+    Examples
+    --------
+    Two classes of 30 examples; A alone right on 2 examples of each, B alone right on none;
+    flat marginal priors (concentration 1/2 per cell):
+
+    >>> import bacc
+    >>> d = bacc.PairedDifference([[25.5, 2.5, 0.5, 3.5], [24.5, 2.5, 0.5, 4.5]], [0.5, 0.5])
+    >>> d.mean()  # sum_i w_i (a10_i - a01_i) / sum(a_i) = 2 / 32
+    0.0625
+    >>> round(d.p_above(0), 3)
+    0.969
     """
 
     def __init__(self, alpha, w, *, resolution: float = RHO) -> None:

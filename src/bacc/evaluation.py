@@ -121,7 +121,7 @@ class Evaluation(FrozenArrays):
         return exact_interval(self.confusion, confidence=c, metric=metric, sides=sides, **kw)
 
     def plot(self, **kwargs):
-        """Posterior density of the balanced accuracy (see :func:`bacc.plot.plot_posterior`)."""
+        """Posterior density of the balanced accuracy (see :func:`bacc.display.plot.plot_posterior`)."""
         from .display.plot import plot_posterior
 
         return plot_posterior(self, **kwargs)
@@ -187,22 +187,35 @@ def evaluate(
 
     See Also
     --------
-    posterior_balanced_accuracy, exact_interval
+    bacc.posterior_balanced_accuracy : the posterior alone.
+    bacc.exact_interval : exact confidence bounds (``Evaluation.exact_interval``).
 
     Notes
     -----
     Brodersen et al. (2010), sections II-III, and Carrillo et al. (2014), section 4: ``theta_i ~ Beta(k_i + a, n_i - k_i + b)``,
     ``lambda = sum_i w_i theta_i``.
 
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, sections II-III, eqs. 1-7.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, sections 4.3-4.4, eqs. 8-13.
+
     Examples
     --------
+    The biased classifier on an imbalanced test set of Brodersen et al. (2010), Fig. 1:
+
     >>> import bacc
     >>> ev = bacc.evaluate([[42, 3], [6, 4]])
-    >>> round(ev.sample_balanced_accuracy, 4)
+    >>> round(ev.sample_balanced_accuracy, 4)  # (42/45 + 4/10) / 2
     0.6667
-    >>> round(ev.balanced_accuracy_summary.mean, 4)
+    >>> round(ev.balanced_accuracy_summary.mean, 4)  # (43/47 + 5/12) / 2
     0.6658
-    >>> ev.p_above_chance > 0.99
+    >>> ev.p_above_chance > 0.99  # P(lambda > 1/2) = 0.9955
     True
     """
     c = check_confidence(confidence)

@@ -164,17 +164,28 @@ def clopper_pearson(k, n, *, confidence: float = 0.95, sides: str = "two"):
 
     Notes
     -----
-    Sandler & Dirac (2024) define the upper bound as the largest ``p`` with ``F_{n,p}(k) >= delta`` and the
-    lower bound from the errors; both equal Beta quantiles (DESIGN.md section 3),
+    Sandler & Dirac (2024) define the upper bound as the largest ``p`` with
+    ``F_{n,p}(k) >= delta`` (``F`` the binomial CDF) and the lower bound likewise from the
+    errors ``n - k``. These are the limits of Clopper & Pearson (1934) and equal Beta quantiles,
     ``Beta.ppf(delta, k, n - k + 1)`` and ``Beta.isf(delta, k + 1, n - k)``, computed here by
-    the CDF-verified :func:`bacc._beta.beta_ppf` (valid at 10^9 examples, where scipy's inverse
-    is not).
+    CDF-verified quantiles (``bacc._engine.beta``; valid at 10^9 examples, where scipy's
+    inverse is not).
+
+    References
+    ----------
+    .. [1] Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial limits
+       illustrated in the case of the binomial. Biometrika 26, 404-413.
+    .. [2] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024, sections "Exact upper
+       confidence bounds based on the binomial CDF", "Lower confidence bounds" and "Central
+       confidence intervals".
 
     Examples
     --------
-    >>> from bacc.exact import clopper_pearson
-    >>> round(float(clopper_pearson(80, 100, confidence=0.95, sides="upper")[1]), 3)
-    0.863
+    >>> import bacc
+    >>> lower, upper = bacc.clopper_pearson(80, 100, confidence=0.95, sides="upper")
+    >>> lower, round(upper, 3)  # upper = Beta.ppf(0.95, 81, 20)
+    (0.0, 0.863)
     """
     c = check_confidence(confidence)
     check_sides(sides)
@@ -389,10 +400,19 @@ def class_intervals(
     --------
     exact_interval : the interval for the (balanced) accuracy.
 
+    References
+    ----------
+    .. [1] Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial limits
+       illustrated in the case of the binomial. Biometrika 26, 404-413.
+    .. [2] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024, appendix A (union bound).
+    .. [3] Šidák, Z. (1967). Rectangular confidence regions for the means of multivariate
+       normal distributions. Journal of the American Statistical Association 62, 626-633.
+
     Examples
     --------
-    >>> import bacc.exact as ex
-    >>> [round(c.upper, 3) for c in ex.class_intervals([[80, 20], [5, 5]], sides="upper")]
+    >>> import bacc
+    >>> [round(c.upper, 3) for c in bacc.class_intervals([[80, 20], [5, 5]], sides="upper")]
     [0.863, 0.778]
     """
     c = check_confidence(confidence)
@@ -486,18 +506,35 @@ def exact_interval(
 
     See Also
     --------
-    class_intervals, binomial_test, bacc.approx.approx_interval, bacc.coverage.coverage
+    class_intervals : an exact interval for each class accuracy.
+    bacc.binomial_test : is the classifier above chance?
+    approx_interval : the approximate intervals many papers report.
+    bacc.coverage : how often each method keeps its promise.
 
     Notes
     -----
     Union bound (Sandler & Dirac 2024): with ``L_i, U_i`` one-sided Clopper-Pearson bounds at level
     ``alpha``, ``P(some L_i > theta_i or some U_i < theta_i) <= 2 l alpha = delta``, and when
-    no bound fails, ``sum w_i L_i <= sum w_i theta_i <= sum w_i U_i``.
+    no bound fails, ``sum w_i L_i <= sum w_i theta_i <= sum w_i U_i``. The Šidák level uses the
+    independence of the classes (Šidák 1967); ``"buehler"`` is the construction of Buehler
+    (1957) for a function of two binomial parameters.
+
+    References
+    ----------
+    .. [1] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024, sections "Confidence bounds for
+       balanced accuracy", "Constructing the bound for balanced accuracy" and appendix A.
+    .. [2] Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial limits
+       illustrated in the case of the binomial. Biometrika 26, 404-413.
+    .. [3] Buehler, R. J. (1957). Confidence intervals for the product of two binomial
+       parameters. Journal of the American Statistical Association 52, 482-493.
+    .. [4] Šidák, Z. (1967). Rectangular confidence regions for the means of multivariate
+       normal distributions. Journal of the American Statistical Association 62, 626-633.
 
     Examples
     --------
-    >>> import bacc.exact as ex
-    >>> iv = ex.exact_interval([[42, 3], [6, 4]])
+    >>> import bacc
+    >>> iv = bacc.exact_interval([[42, 3], [6, 4]])
     >>> iv.method, round(iv.estimate, 4)
     ('union', 0.6667)
     >>> iv.lower < iv.estimate < iv.upper
@@ -718,12 +755,23 @@ def approx_class_intervals(
 
     See Also
     --------
-    bacc.exact.class_intervals : the exact (Clopper-Pearson) counterpart.
+    class_intervals : the exact (Clopper-Pearson) counterpart.
+
+    References
+    ----------
+    .. [1] Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a binomial
+       proportion. Statistical Science 16, 101-133 (Wald, Wilson and Jeffreys intervals).
+    .. [2] Wilson, E. B. (1927). Probable inference, the law of succession, and statistical
+       inference. Journal of the American Statistical Association 22, 209-212.
+    .. [3] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024, section "Comparison with
+       intervals based on the normal approximation".
 
     Examples
     --------
-    >>> from bacc.approx import approx_class_intervals
-    >>> [round(c.lower, 4) for c in approx_class_intervals([[10, 0], [3, 7]], method="wald")]
+    >>> import bacc
+    >>> rows = bacc.approx_class_intervals([[10, 0], [3, 7]], method="wald")
+    >>> [round(c.lower, 4) for c in rows]  # 1 - 0;  0.7 - 1.96 * sqrt(0.7 * 0.3 / 10)
     [1.0, 0.416]
     """
     c = check_confidence(confidence)
@@ -783,18 +831,31 @@ def approx_interval(
 
     See Also
     --------
-    bacc.exact.exact_interval : intervals that keep their coverage.
-    bacc.coverage.coverage : how often each method keeps its promise.
+    exact_interval : intervals that keep their coverage.
+    bacc.coverage : how often each method keeps its promise.
+
+    References
+    ----------
+    .. [1] Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a binomial
+       proportion. Statistical Science 16, 101-133 (Wald, Wilson and Jeffreys intervals).
+    .. [2] Wilson, E. B. (1927). Probable inference, the law of succession, and statistical
+       inference. Journal of the American Statistical Association 22, 209-212.
+    .. [3] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024, section "Comparison with
+       intervals based on the normal approximation" and appendix A.
+    .. [4] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section II (mean of fold accuracies +- SEM).
 
     Examples
     --------
-    >>> from bacc.approx import approx_interval
-    >>> iv = approx_interval([[20, 0], [0, 20]], method="wald")
+    >>> import bacc
+    >>> iv = bacc.approx_interval([[20, 0], [0, 20]], method="wald")
     >>> (iv.lower, iv.upper)  # no errors: the Wald interval collapses to a point
     (1.0, 1.0)
     >>> folds = [[[9, 0], [0, 10]], [[10, 0], [0, 10]], [[8, 1], [1, 9]]]
-    >>> iv = approx_interval(folds, metric="accuracy", method="fold-sem", n_sem=2.0)
-    >>> iv.exceeds_unit_interval, round(iv.upper, 4)
+    >>> iv = bacc.approx_interval(folds, metric="accuracy", method="fold-sem", n_sem=2.0)
+    >>> iv.exceeds_unit_interval, round(iv.upper, 4)  # fold accuracies 1, 1, 17/19
     (True, 1.0351)
     """
     c = check_confidence(confidence)
@@ -918,11 +979,17 @@ def fold_sem_interval(
         Not clipped: ``exceeds_unit_interval`` is True when the error bar leaves [0, 1], which
         Brodersen et al. (2010) name as this method's first flaw.
 
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, sections I-II.
+
     Examples
     --------
-    >>> from bacc.approx import fold_sem_interval
-    >>> iv = fold_sem_interval([[[9, 1], [0, 10]], [[10, 0], [0, 10]]])
-    >>> round(iv.upper, 4), iv.exceeds_unit_interval
+    >>> import bacc
+    >>> iv = bacc.fold_sem_interval([[[9, 1], [0, 10]], [[10, 0], [0, 10]]])
+    >>> round(iv.upper, 4), iv.exceeds_unit_interval  # 0.975 + 2 * 0.025
     (1.025, True)
     """
     c = check_confidence(confidence)

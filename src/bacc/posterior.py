@@ -35,6 +35,23 @@ class BalancedAccuracyPosterior(BetaSum):
         Their weights (sum to 1).
     class_posteriors : tuple of BetaPosterior
         The independent class posteriors.
+
+    Notes
+    -----
+    The distribution of the balanced accuracy under independent Beta posteriors of the class
+    accuracies: the convolution of Brodersen et al. (2010), eq. 7, for two classes and its
+    multiclass form, Carrillo et al. (2014), eqs. 12-13. Built by
+    :func:`posterior_balanced_accuracy`; the methods are those of :class:`bacc.BetaSum`.
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section III, eq. 7.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.4, eqs. 12-13.
     """
 
     def __init__(self, a, b, weights, labels) -> None:
@@ -79,10 +96,20 @@ def posterior_accuracy(cm, *, prior=(1.0, 1.0), rows: str = "true") -> BetaPoste
     -------
     BetaPosterior
 
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section II, eqs. 1-6.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.3, eqs. 8-11.
+
     Examples
     --------
     >>> import bacc
-    >>> post = bacc.posterior_accuracy([[42, 3], [6, 4]])
+    >>> post = bacc.posterior_accuracy([[42, 3], [6, 4]])  # 46 correct, 9 wrong
     >>> post.args
     (47.0, 10.0)
     >>> round(post.mode(), 4)  # = C / (C + I) under a flat prior (Brodersen et al. (2010), eq. 5)
@@ -98,6 +125,40 @@ def posterior_class_accuracies(cm, *, prior=(1.0, 1.0), rows: str = "true") -> l
     """Posterior of each class accuracy (recall): ``Beta(k_i + a_i, n_i - k_i + b_i)``.
 
     A class without true examples has its prior as posterior.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix or array_like
+        Confusion matrix (rows = true class unless ``rows="predicted"``).
+    prior : (float, float), sequence of pairs, or {"flat", "jeffreys"}
+        Beta prior, once for all classes or one pair per class; default flat ``(1, 1)``.
+
+    Returns
+    -------
+    list of BetaPosterior
+        One per class, in the order of the matrix's classes.
+
+    Notes
+    -----
+    Each class is its own binomial experiment (Brodersen et al. (2010), section III: the
+    positive and the negative examples; Carrillo et al. (2014), section 4.4: eq. 8 applied to
+    each class in turn).
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, sections II-III.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.4.
+
+    Examples
+    --------
+    >>> import bacc
+    >>> [p.args for p in bacc.posterior_class_accuracies([[42, 3], [6, 4]])]
+    [(43.0, 4.0), (5.0, 7.0)]
     """
     cm = as_confusion_matrix(cm, rows=rows)
     a, b = check_prior(prior, cm.n_classes)
@@ -152,11 +213,21 @@ def posterior_balanced_accuracy(
         Distribution object: ``pdf, cdf, sf, ppf, isf, mean, var, std, median, mode,
         interval, rvs, p_above``.
 
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section III, eq. 7.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.4, eqs. 12-13.
+
     Examples
     --------
     >>> import bacc
     >>> post = bacc.posterior_balanced_accuracy([[42, 3], [6, 4]])
-    >>> round(post.mean(), 4)
+    >>> round(post.mean(), 4)  # (43/47 + 5/12) / 2
     0.6658
     >>> lo, hi = post.interval(0.95)
     >>> round(lo, 3), round(hi, 3)

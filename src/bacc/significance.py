@@ -162,11 +162,20 @@ def binomial_test(
     threshold by always predicting the majority class (the second flaw named by Brodersen et al. (2010)), which is why the
     exact lower bound of the balanced accuracy is compared with ``1 / l`` as well.
 
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, sections I-II.
+    .. [2] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024, section "Lower confidence
+       bounds" and appendix A.
+
     Examples
     --------
-    >>> import bacc.exact as ex
-    >>> r = ex.binomial_test([[40, 10], [15, 35]])
-    >>> r.threshold, r.above_chance, r.balanced_above_chance
+    >>> import bacc
+    >>> r = bacc.binomial_test([[40, 10], [15, 35]])  # 75 of 100 correct, chance 1/2
+    >>> r.threshold, r.above_chance, r.balanced_above_chance  # P(K >= 59) = 0.044 <= 0.05
     (58, True, True)
     """
     c = check_confidence(confidence)
@@ -238,10 +247,29 @@ def mcnemar_exact(only_a: int, only_b: int) -> McNemarTest:
     ``p = min(1, 2 P(X <= min(only_a, only_b)))`` with ``X ~ Binomial(only_a + only_b, 1/2)``;
     ``p = 1`` when there are no discordant examples.
 
+    Parameters
+    ----------
+    only_a, only_b : int
+        Examples that only classifier A (only B) classified correctly.
+
+    Returns
+    -------
+    McNemarTest
+
+    Notes
+    -----
+    McNemar (1947) compares the two discordant counts of a paired 2 x 2 table; this is the exact
+    (binomial) form of his test, without the chi-squared approximation.
+
+    References
+    ----------
+    .. [1] McNemar, Q. (1947). Note on the sampling error of the difference between
+       correlated proportions or percentages. Psychometrika 12, 153-157.
+
     Examples
     --------
-    >>> from bacc.compare import mcnemar_exact
-    >>> round(mcnemar_exact(12, 3).p_value, 6)
+    >>> import bacc
+    >>> round(bacc.mcnemar_exact(12, 3).p_value, 6)  # 2 * (1 + 15 + 105 + 455) / 2**15
     0.035156
     """
     from scipy import stats

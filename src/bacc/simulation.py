@@ -377,7 +377,7 @@ def coverage(
     methods : str, callable or sequence of them
         Named methods: ``"union"``, ``"sidak"``, ``"buehler"`` (exact, balanced accuracy),
         ``"clopper-pearson"`` (exact, accuracy), ``"wald"``, ``"wilson"``, ``"jeffreys"``
-        (approximate; see :mod:`bacc.approx`) and ``"bayes"`` (central credible interval of the
+        (approximate; see :func:`bacc.approx_interval`) and ``"bayes"`` (central credible interval of the
         posterior, ``bacc.posterior_balanced_accuracy(...).interval(confidence)``). A callable
         ``f(k, n, confidence, sides) -> (lower, upper)`` receives the simulated correct counts
         ``k`` (int array, shape (n_sim, l)) and the class sizes ``n`` (shape (l,)).
@@ -413,12 +413,28 @@ def coverage(
     ``k_i ~ Binomial(n_i, p_i)`` independently (the sampling model of Brodersen et al. 2010 and Sandler & Dirac 2024). Exact
     and table-based methods cost one evaluation per distinct count per class, so the simulation
     runs at millions of test sets per second; ``"bayes"`` and ``"buehler"`` cost one evaluation
-    per distinct outcome.
+    per distinct outcome. Coverage studies of this kind for one proportion are those of Brown,
+    Cai & DasGupta (2001).
+
+    References
+    ----------
+    .. [1] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024, sections "Constructing a 95%
+       upper confidence bound" and "Comparison with intervals based on the normal
+       approximation".
+    .. [2] Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a binomial
+       proportion. Statistical Science 16, 101-133.
+    .. [3] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section II.
 
     Examples
     --------
-    >>> from bacc.coverage import coverage
-    >>> r = coverage(["union", "wald"], [20, 20], [0.99, 0.99], n_sim=20000, random_state=0)
+    A class with no errors (likely at ``p = 0.99``, ``n = 20``: ``0.99**20 = 0.82``) makes the
+    Wald interval collapse to a point, so it misses often; the union bound does not:
+
+    >>> import bacc
+    >>> r = bacc.coverage(["union", "wald"], [20, 20], [0.99, 0.99], n_sim=20000, random_state=0)
     >>> r["union"].coverage >= 0.95, r["wald"].coverage < 0.95
     (True, True)
     """

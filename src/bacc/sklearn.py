@@ -192,6 +192,16 @@ def evaluate_cv(
     the posterior of that fold's classifier. Averaging fold accuracies instead supports no
     meaningful interval.
 
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, sections I-II (fold averages) and V (summed folds).
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.4.
+
     Examples
     --------
     >>> from sklearn.datasets import load_breast_cancer          # doctest: +SKIP
@@ -282,12 +292,22 @@ def posterior_balanced_accuracy_score(
     Classes without true examples are left out, without a warning (a small fold often lacks
     one; the score is still defined).
 
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section III, eq. 7.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.4, eq. 12.
+
     Examples
     --------
     >>> from bacc.sklearn import posterior_balanced_accuracy_score
     >>> y_true = [0] * 45 + [1] * 10
     >>> y_pred = [0] * 42 + [1] * 3 + [0] * 6 + [1] * 4
-    >>> round(posterior_balanced_accuracy_score(y_true, y_pred), 4)
+    >>> round(posterior_balanced_accuracy_score(y_true, y_pred), 4)  # (43/47 + 5/12) / 2
     0.6658
     """
     from .posterior import posterior_balanced_accuracy
@@ -337,6 +357,16 @@ def balanced_accuracy_scorer(
     callable
         A scorer made by :func:`sklearn.metrics.make_scorer` (so it pickles for ``n_jobs`` and
         takes part in metadata routing).
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124, section III.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.4, eqs. 12-13.
 
     Examples
     --------

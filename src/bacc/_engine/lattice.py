@@ -8,7 +8,7 @@ perfect class under a flat prior, singularities under Jeffreys' prior) fall on l
 
 Lattice masses (fourth order). The triangular (mean-preserving) mass at ``x_j`` is
 ``E[max(0, 1 - |X - x_j| / h)]``, the second difference of the closed-form stop-loss transform
-``G`` (:func:`bacc._beta.beta_stoploss`) divided by ``h``. ``G`` is split into its excess over
+``G`` (:func:`bacc._engine.beta.beta_stoploss`) divided by ``h``. ``G`` is split into its excess over
 ``(x - mean)_+``, small in both tails, and ``(x - mean)_+`` itself, whose second differences
 are known exactly: differencing the large linear part would leave rounding noise of size
 ``eps |x - mean| / h`` in the upper tail, which clipping at zero turned into a bias of the mean

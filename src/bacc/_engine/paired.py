@@ -1,6 +1,6 @@
 """Posterior of the balanced-accuracy difference of two classifiers tested on the same examples.
 
-Model (DESIGN.md section 3, "paired comparison"). In class ``i`` every example falls in one of
+Model (the paired comparison of :func:`bacc.compare_paired`). In class ``i`` every example falls in one of
 four cells: both classifiers right (``11``), only A right (``10``), only B right (``01``), both
 wrong (``00``). The cell counts are multinomial; under a Dirichlet prior the cell probabilities
 ``p_i = (p11, p10, p01, p00)`` have a Dirichlet posterior with parameters ``alpha_i`` (counts plus
@@ -11,8 +11,8 @@ difference of balanced accuracies (Carrillo et al. (2014), eq. 14) is ``delta = 
 By the neutrality of the Dirichlet distribution ``S = p10 + p01 ~ Beta(a10 + a01, a11 + a00)``
 is independent of ``U = p10 / S ~ Beta(a10, a01)``, and ``D = S (2 U - 1)``.
 
-Method (deterministic, the structure of :mod:`bacc._grid`)
-----------------------------------------------------------
+Method (deterministic, the structure of :mod:`bacc._engine.lattice`)
+--------------------------------------------------------------------
 * One class: ``P(D <= x) = [x >= 0] F_S(x) + int_{|x|}^1 f_S(s) F_U((x + s) / (2 s)) ds`` (for
   ``s < |x|`` the conditional probability is 0 or 1), one tanh-sinh quadrature over ``s`` per
   point, starting at the kink ``s = |x|`` and normalised to the exact Beta mass of its interval.
@@ -30,12 +30,12 @@ Method (deterministic, the structure of :mod:`bacc._grid`)
   interpolant does not converge (tiny classes, with mass at the support ends) gets the exact
   stop-loss ``E_S[2 S G_U((x + S) / (2 S))]`` (``G_U`` = Beta stop-loss, closed form) at every
   lattice point instead. The lattice components are convolved by FFT
-  (:func:`bacc._grid._convolve_all`), convolved with ``B``'s cell masses, tabulated at steps
+  (:func:`bacc._engine.lattice._convolve_all`), convolved with ``B``'s cell masses, tabulated at steps
   ``h``, ``h/2`` and ``h/4`` and combined by Richardson extrapolation (error terms ``h^2`` and
   the one of ``D``'s singularity at 0). The difference between this extrapolation and the
   two-level one from ``(h/2, h/4)`` is kept as an error estimate (``error_estimate``), and
   ``h`` is halved while it exceeds ``1e-9``. Between lattice points the table is interpolated
-  by :class:`bacc._grid.GridTable`'s non-oscillatory degree-5 stencils.
+  by :class:`bacc._engine.lattice.GridTable`'s non-oscillatory degree-5 stencils.
 
 Accuracy (tests/test_paired.py): one class within 1e-10 of an mpmath double integral; two
 classes within ~2e-9 of nested quadrature, quantiles likewise; five classes within Monte Carlo
@@ -418,7 +418,7 @@ class _ChebCDF:
 class PairedTable(GridTable):
     """CDF / SF / density of ``delta = sum_i w_i D_i`` on an aligned lattice (>= 2 classes).
 
-    Reuses the interpolation of :class:`bacc._grid.GridTable` (``values``); only the
+    Reuses the interpolation of :class:`bacc._engine.lattice.GridTable` (``values``); only the
     construction differs (Dirichlet-difference components instead of Beta components).
     """
 

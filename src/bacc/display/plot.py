@@ -188,7 +188,7 @@ def plot_posterior(
     Examples
     --------
     >>> import bacc
-    >>> from bacc.plot import plot_posterior
+    >>> from bacc.display.plot import plot_posterior
     >>> fig = plot_posterior(bacc.evaluate([[42, 3], [6, 4]]))  # doctest: +SKIP
     """
     if isinstance(measures, str):
