@@ -15,7 +15,7 @@ from bacc.confusion import ConfusionMatrix
 from bacc.errors import BaccError
 from bacc.intervals import (
     APPROX_METHODS,
-    ApproxInterval,
+    Interval,
     approx_class_intervals,
     approx_interval,
     exact_interval,
@@ -147,7 +147,7 @@ def test_every_method_is_labelled_approximate():
     for method in APPROX_METHODS:
         arg = FOLDS if method == "fold-sem" else [[42, 3], [6, 4]]
         iv = approx_interval(arg, method=method)
-        assert isinstance(iv, ApproxInterval) and iv.approximate
+        assert isinstance(iv, Interval) and iv.approximate
         assert iv.to_dict()["kind"] == "approximate"
         assert "coverage not guaranteed" in str(iv)
 

@@ -224,7 +224,7 @@ def test_mean_of_delta_is_the_difference_of_posterior_means():
     ea, eb = bacc.evaluate(a), bacc.evaluate(b)
     m = ea.balanced_accuracy.mean() - eb.balanced_accuracy.mean()
     assert abs(c.mean - m) < 1e-15
-    assert c.balanced_accuracy == pytest.approx((ea.balanced_accuracy.mean(), eb.balanced_accuracy.mean()), abs=1e-15)
+    assert c.mean_balanced_accuracy == pytest.approx((ea.balanced_accuracy.mean(), eb.balanced_accuracy.mean()), abs=1e-15)
     assert c.sample_difference == pytest.approx(ea.sample_balanced_accuracy - eb.sample_balanced_accuracy, abs=1e-15)
 
 

@@ -19,7 +19,7 @@ from bacc._engine.bounds import per_bound_alpha
 from bacc.confusion import ConfusionMatrix
 from bacc.errors import BaccError, BaccWarning
 from bacc.intervals import (
-    ExactInterval,
+    Interval,
     class_intervals,
     clopper_pearson,
     exact_interval,
@@ -337,7 +337,7 @@ def test_binomial_test_majority_predictor_beats_chance_but_balanced_bound_does_n
     # the second flaw named by Brodersen et al. (2010): always predicting the majority class on an imbalanced set
     r = binomial_test([[90, 0], [10, 0]])
     assert r.above_chance and r.accuracy == 0.9
-    assert r.balanced_accuracy == 0.5 and not r.balanced_above_chance
+    assert r.sample_balanced_accuracy == 0.5 and not r.balanced_above_chance
     assert r.balanced_chance == 0.5
     assert "does not clear" in str(r)
 
@@ -353,7 +353,7 @@ def test_binomial_test_default_chance_is_one_over_l():
 # results
 def test_exact_interval_result_is_frozen_serialisable_and_readable():
     iv = exact_interval([[42, 3], [6, 4]], labels=None)
-    assert isinstance(iv, ExactInterval)
+    assert isinstance(iv, Interval)
     with pytest.raises(AttributeError):
         iv.lower = 0.0  # type: ignore[misc]
     d = json.loads(json.dumps(iv.to_dict()))

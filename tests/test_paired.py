@@ -214,8 +214,8 @@ def test_marginal_class_posteriors_equal_the_flat_prior_posteriors():
     c = compare_paired(yt, ya, yb)
     ea = bacc.evaluate(bacc.ConfusionMatrix.from_predictions(yt, ya))
     eb = bacc.evaluate(bacc.ConfusionMatrix.from_predictions(yt, yb))
-    assert c.balanced_accuracy[0] == pytest.approx(ea.balanced_accuracy.mean(), abs=1e-15)
-    assert c.balanced_accuracy[1] == pytest.approx(eb.balanced_accuracy.mean(), abs=1e-15)
+    assert c.mean_balanced_accuracy[0] == pytest.approx(ea.balanced_accuracy.mean(), abs=1e-15)
+    assert c.mean_balanced_accuracy[1] == pytest.approx(eb.balanced_accuracy.mean(), abs=1e-15)
     assert c.sample_balanced_accuracy == pytest.approx(
         (ea.sample_balanced_accuracy, eb.sample_balanced_accuracy), abs=1e-15
     )

@@ -19,7 +19,7 @@ C4 = [[41, 2, 2], [5, 30, 5], [2, 5, 23]]
 def test_seed_scheme_counts_wins_by_the_sign_of_the_posterior_mean_difference():
     r = rank([C1, C2, C3])
     means = np.array([bacc.evaluate(c).balanced_accuracy.mean() for c in (C1, C2, C3)])
-    assert np.allclose(r.balanced_accuracy, means, atol=1e-15)
+    assert np.allclose(r.mean_balanced_accuracy, means, atol=1e-15)
     # posterior mean of delta = difference of posterior means (linearity)
     assert np.allclose(r.mean_difference, means[:, None] - means[None, :], atol=1e-15)
     assert r.wins.tolist() == [1, 0, 2]

@@ -23,9 +23,8 @@ from .distributions import BetaPosterior, BetaSum, PairedDifference
 from .errors import BaccError, BaccWarning, MissingDependencyError
 from .evaluation import ClassResult, Evaluation, PosteriorSummary, evaluate
 from .intervals import (
-    ApproxInterval,
     ClassInterval,
-    ExactInterval,
+    Interval,
     approx_class_intervals,
     approx_interval,
     class_intervals,
@@ -43,7 +42,6 @@ from .significance import BinomialTest, McNemarTest, binomial_test, mcnemar_exac
 from .simulation import CoverageResult, MethodCoverage, coverage
 
 __all__ = [
-    "ApproxInterval",
     "BaccError",
     "BaccWarning",
     "BalancedAccuracyPosterior",
@@ -57,7 +55,7 @@ __all__ = [
     "ConfusionMatrix",
     "CoverageResult",
     "Evaluation",
-    "ExactInterval",
+    "Interval",
     "GroupedCounts",
     "McNemarTest",
     "MethodCoverage",

@@ -119,27 +119,9 @@ class BatchEvaluation(FrozenArrays):
         return pd.DataFrame(data)
 
     def __str__(self) -> str:
-        pct = f"{self.confidence * 100:g}%"
-        head = ["group", "bal.acc", "mean", f"{pct} credible", f"{pct} exact", "P(>chance)"]
-        rows = []
-        for g, name in enumerate(self.groups):
-            rows.append(
-                [
-                    str(name),
-                    f"{self.sample_balanced_accuracy[g]:.4f}",
-                    f"{self.mean[g]:.4f}",
-                    f"[{self.lower[g]:.4f}, {self.upper[g]:.4f}]",
-                    f"[{self.exact_lower[g]:.4f}, {self.exact_upper[g]:.4f}]",
-                    f"{self.p_above_chance[g]:.4f}",
-                ]
-            )
-        shown = rows if len(rows) <= 40 else rows[:20] + [["..."] * len(head)] + rows[-20:]
-        widths = [max(len(r[i]) for r in [head, *shown]) for i in range(len(head))]
-        lines = [
-            "  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r))
-            for r in [head, *shown]
-        ]
-        return f"{len(self.groups)} groups, {len(self.labels)} classes\n" + "\n".join(lines)
+        from .display.text import batch_text
+
+        return batch_text(self)
 
 
 def _as_stack(counts, groups, labels, rows):

@@ -19,7 +19,6 @@ same examples. Here:
 
 from __future__ import annotations
 
-import html
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,6 @@ from . import metrics
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.validate import as_label_sequence, check_confidence, check_prior
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
-from .display.text import align
 from .distributions import BetaSum, ContinuousDistribution, PairedDifference
 from .errors import BaccError
 from .evaluation import Evaluation
@@ -50,33 +48,6 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------------------------
-# presentation helpers (plain text and HTML; no computation)
-def _f(x, digits: int = 4) -> str:
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return "-"
-    return f"{x:.{digits}f}"
-
-
-def _p(x) -> str:
-    if x >= 0.9999:
-        return "> 0.9999"
-    if x <= 1e-4:
-        return "< 0.0001"
-    return f"{x:.4f}"
-
-
-_align = align  # one table layout for every result
-
-
-def _html_table(header, rows) -> str:
-    th = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r) + "</tr>" for r in rows
-    )
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
-
-
-# ----------------------------------------------------------------------------------------------
 # results
 @dataclass(frozen=True, eq=False)
 class Comparison(FrozenArrays):
@@ -93,7 +64,7 @@ class Comparison(FrozenArrays):
         ``P(delta < -rope)``, ``P(|delta| <= rope)``, ``P(delta > rope)`` (they sum to 1).
     mean, median, lower, upper : float
         Posterior mean and median of ``delta`` and its central credible interval.
-    balanced_accuracy, sample_balanced_accuracy : (float, float)
+    mean_balanced_accuracy, sample_balanced_accuracy : (float, float)
         Posterior means and sample values of the two balanced accuracies.
     mcnemar : McNemarTest or None
         Exact McNemar test (paired comparisons only).
@@ -114,7 +85,7 @@ class Comparison(FrozenArrays):
     lower: float
     upper: float
     sample_difference: float
-    balanced_accuracy: tuple[float, float]
+    mean_balanced_accuracy: tuple[float, float]
     sample_balanced_accuracy: tuple[float, float]
     n_examples: tuple[int, int]
     mcnemar: McNemarTest | None = None
@@ -154,72 +125,21 @@ class Comparison(FrozenArrays):
                 "std": float(self.difference.std()),
             },
             "sample_difference": self.sample_difference,
-            "balanced_accuracy": list(self.balanced_accuracy),
+            "mean_balanced_accuracy": list(self.mean_balanced_accuracy),
             "sample_balanced_accuracy": list(self.sample_balanced_accuracy),
             "n_examples": list(self.n_examples),
             "mcnemar": None if self.mcnemar is None else self.mcnemar.to_dict(),
         }
 
-    def _rows(self):
-        a, b = self.names
-        pct = f"{self.confidence * 100:g}% interval"
-        header = ["", "sample", "posterior mean", pct]
-        rows = [
-            [f"balanced accuracy {a}", _f(self.sample_balanced_accuracy[0]), _f(self.balanced_accuracy[0]), ""],
-            [f"balanced accuracy {b}", _f(self.sample_balanced_accuracy[1]), _f(self.balanced_accuracy[1]), ""],
-            [
-                f"difference {a} - {b}",
-                _f(self.sample_difference),
-                _f(self.mean),
-                f"[{_f(self.lower)}, {_f(self.upper)}]",
-            ],
-        ]
-        probs = [[f"P({a} > {b})", _p(self.p_better)]]
-        if self.rope > 0:
-            r = f"{self.rope:g}"
-            probs += [
-                [f"P({a} < {b} - {r})", _p(self.p_left)],
-                [f"P(|{a} - {b}| <= {r})", _p(self.p_rope)],
-                [f"P({a} > {b} + {r})", _p(self.p_right)],
-            ]
-        return header, rows, probs
-
-    def _title(self) -> str:
-        kind = "paired: same test set" if self.paired else "independent test sets"
-        n = (
-            f"{self.n_examples[0]} examples"
-            if self.paired
-            else f"{self.n_examples[0]} and {self.n_examples[1]} examples"
-        )
-        return (
-            f"Comparison of balanced accuracies ({kind}; {len(self.labels)} classes, {n}; "
-            f"posterior of the difference, Carrillo et al. (2014) eq. 14)"
-        )
-
-    def _mcnemar_line(self) -> str:
-        m = self.mcnemar
-        a, b = self.names
-        return (
-            f"exact McNemar test (accuracy): only {a} right {m.only_a}, only {b} right "
-            f"{m.only_b}, two-sided p = {m.p_value:.4g}"
-        )
-
     def __str__(self) -> str:
-        header, rows, probs = self._rows()
-        lines = [self._title(), "", *_align(header, rows), ""]
-        # "> 0.9999" and "< 0.0001" already carry their relation
-        lines += [f"{name} {val}" if val[0] in "<>" else f"{name} = {val}" for name, val in probs]
-        if self.mcnemar is not None:
-            lines += ["", self._mcnemar_line()]
-        return "\n".join(lines)
+        from .display.text import comparison_text
+
+        return comparison_text(self)
 
     def _repr_html_(self) -> str:
-        header, rows, probs = self._rows()
-        out = f"<div><p>{html.escape(self._title())}</p>" + _html_table(header, rows)
-        out += _html_table(["", "probability"], probs)
-        if self.mcnemar is not None:
-            out += f"<p>{html.escape(self._mcnemar_line())}</p>"
-        return out + "</div>"
+        from .display.html import comparison_html
+
+        return comparison_html(self)
 
 
 @dataclass(frozen=True, eq=False)
@@ -230,6 +150,10 @@ class Ranking(FrozenArrays):
     ----------
     names : tuple of str
         Classifiers, in the order given.
+    labels : tuple
+        Classes of the balanced accuracy.
+    mean_balanced_accuracy, sample_balanced_accuracy : numpy.ndarray
+        Posterior mean and sample value of each classifier's balanced accuracy.
     mean_difference : numpy.ndarray, shape (T, T)
         Posterior mean of ``lambda_row - lambda_column`` (Carrillo et al. (2014), eq. 14).
     wins, rank : numpy.ndarray of int
@@ -246,7 +170,7 @@ class Ranking(FrozenArrays):
 
     names: tuple
     labels: tuple
-    balanced_accuracy: np.ndarray
+    mean_balanced_accuracy: np.ndarray
     sample_balanced_accuracy: np.ndarray
     mean_difference: np.ndarray = field(repr=False)
     p_greater: np.ndarray = field(repr=False)
@@ -274,7 +198,7 @@ class Ranking(FrozenArrays):
         return {
             "names": [jsonable(n) for n in self.names],
             "labels": [jsonable(x) for x in self.labels],
-            "balanced_accuracy": self.balanced_accuracy.tolist(),
+            "mean_balanced_accuracy": self.mean_balanced_accuracy.tolist(),
             "sample_balanced_accuracy": self.sample_balanced_accuracy.tolist(),
             "mean_difference": mat(self.mean_difference),
             "p_greater": mat(self.p_greater),
@@ -288,50 +212,15 @@ class Ranking(FrozenArrays):
             "random_state": rs if isinstance(rs, int | type(None)) else str(rs),
         }
 
-    def _tables(self):
-        header = ["classifier", "rank", "wins", "mean", "P(best)", "E[rank]"]
-        rows = []
-        for i in self.order:
-            rows.append(
-                [
-                    str(self.names[i]),
-                    str(self.rank[i]),
-                    str(self.wins[i]),
-                    _f(self.balanced_accuracy[i]),
-                    f"{self.p_best[i]:.4f} ± {self.p_best_se[i]:.4f}",
-                    f"{self.expected_rank[i]:.3f} ± {self.expected_rank_se[i]:.3f}",
-                ]
-            )
-        order = self.order
-        mheader = ["P(row > column)"] + [str(self.names[j]) for j in order]
-        mrows = []
-        for i in order:
-            mrows.append(
-                [str(self.names[i])]
-                + ["-" if i == j else _p(self.p_greater[i, j]) for j in order]
-            )
-        return header, rows, mheader, mrows
-
-    def _title(self) -> str:
-        return (
-            f"Ranking of {len(self.names)} classifiers by posterior balanced accuracy "
-            f"({len(self.labels)} classes; wins by the sign of the posterior mean difference, "
-            f"Carrillo et al. (2014) section 4.5; P(best) and E[rank] from {self.n_draws} posterior draws, "
-            f"seed {self.random_state!r}, ± Monte Carlo standard error)"
-        )
-
     def __str__(self) -> str:
-        header, rows, mh, mr = self._tables()
-        return "\n".join([self._title(), "", *_align(header, rows), "", *_align(mh, mr)])
+        from .display.text import ranking_text
+
+        return ranking_text(self)
 
     def _repr_html_(self) -> str:
-        header, rows, mh, mr = self._tables()
-        return (
-            f"<div><p>{html.escape(self._title())}</p>"
-            + _html_table(header, rows)
-            + _html_table(mh, mr)
-            + "</div>"
-        )
+        from .display.html import ranking_html
+
+        return ranking_html(self)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -529,7 +418,7 @@ def compare(
         rope=r,
         difference=diff,
         sample_difference=pa.sample - pb.sample,
-        balanced_accuracy=(pa.mean, pb.mean),
+        mean_balanced_accuracy=(pa.mean, pb.mean),
         sample_balanced_accuracy=(pa.sample, pb.sample),
         n_examples=(pa.cm.total, pb.cm.total),
         mcnemar=None,
@@ -753,7 +642,7 @@ def compare_paired(
         rope=r,
         difference=diff,
         sample_difference=samp_a - samp_b,
-        balanced_accuracy=(mean_a, mean_b),
+        mean_balanced_accuracy=(mean_a, mean_b),
         sample_balanced_accuracy=(samp_a, samp_b),
         n_examples=(cm_a.total, cm_b.total),
         mcnemar=test,
@@ -878,7 +767,7 @@ def rank(
     return Ranking(
         names=tuple(nm),
         labels=tuple(labels),
-        balanced_accuracy=means,
+        mean_balanced_accuracy=means,
         sample_balanced_accuracy=np.array([p.sample for p in posts]),
         mean_difference=mean_diff,
         p_greater=p_greater,

@@ -179,18 +179,15 @@ class ConfusionMatrix:
         else:
             labs = _validate_labels(labels, len(as_label_sequence(labels, "labels")))
         index = {lab: i for i, lab in enumerate(labs)}
-        try:
-            ti = np.fromiter((index[v] for v in yt), dtype=np.int64, count=len(yt))
-        except KeyError as exc:
-            raise BaccError(
-                f"y_true contains the label {exc.args[0]!r}, which is not in labels"
-            ) from None
-        try:
-            pi = np.fromiter((index[v] for v in yp), dtype=np.int64, count=len(yp))
-        except KeyError as exc:
-            raise BaccError(
-                f"y_pred contains the label {exc.args[0]!r}, which is not in labels"
-            ) from None
+        codes = []
+        for name, values in (("y_true", yt), ("y_pred", yp)):
+            try:
+                codes.append(np.fromiter((index[v] for v in values), dtype=np.int64, count=len(values)))
+            except KeyError as exc:
+                raise BaccError(
+                    f"{name} contains the label {exc.args[0]!r}, which is not in labels"
+                ) from None
+        ti, pi = codes
         n = len(labs)
         counts = np.bincount(ti * n + pi, minlength=n * n).reshape(n, n)
         return cls(counts, labs)

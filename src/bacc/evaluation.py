@@ -147,7 +147,7 @@ class Evaluation(FrozenArrays):
         return evaluation_table(self)
 
     def _repr_html_(self) -> str:
-        from .display.text import evaluation_html
+        from .display.html import evaluation_html
 
         return evaluation_html(self)
 

@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,9 +93,10 @@ from .errors import BaccError, BaccWarning
 __all__ = [
     "APPROX_METHODS",
     "EXACT_METHODS",
-    "ApproxInterval",
+    "METHODS",
     "ClassInterval",
-    "ExactInterval",
+    "Interval",
+    "IntervalMethod",
     "approx_class_intervals",
     "approx_interval",
     "class_intervals",
@@ -104,27 +104,6 @@ __all__ = [
     "exact_interval",
     "fold_sem_interval",
 ]
-
-#: Methods for the exact interval of the balanced accuracy.
-EXACT_METHODS = ("union", "sidak", "buehler")
-#: Methods of :func:`approx_interval`.
-APPROX_METHODS = ("wald", "wilson", "jeffreys", "fold-sem")
-CLASS_METHODS = ("wald", "wilson", "jeffreys")
-
-_METHOD_TITLES = {
-    "clopper-pearson": "Clopper-Pearson",
-    "union": "union bound over per-class Clopper-Pearson bounds, Sandler & Dirac (2024)",
-    "sidak": "Šidák bound over per-class Clopper-Pearson bounds",
-    "buehler": "Buehler bound: exact test inverted, nuisance maximised",
-}
-_TITLES = {
-    "wald": "Wald / normal approximation",
-    "wilson": "Wilson score",
-    "jeffreys": "Jeffreys",
-    "fold-sem": "mean of fold values +- SEM multiple",
-}
-
-
 
 def _check_counts(k, n) -> tuple[np.ndarray, np.ndarray]:
     try:
@@ -198,22 +177,6 @@ def clopper_pearson(k, n, *, confidence: float = 0.95, sides: str = "two"):
 
 # ----------------------------------------------------------------------------------------------
 # results
-def _fmt(x: float, digits: int) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "nan"
-    return f"{x:.{digits}f}"
-
-
-def _digits(*pairs: tuple[float, float]) -> int:
-    """Enough decimals to tell the ends of each interval apart (4 to 12)."""
-    d = 4
-    for lo, hi in pairs:
-        gap = abs(hi - lo)
-        if np.isfinite(gap) and gap > 0:
-            d = max(d, int(math.ceil(-math.log10(gap))) + 2)
-    return min(d, 12)
-
-
 @dataclass(frozen=True)
 class ClassInterval:
     """Confidence interval for one class accuracy (recall of that class).
@@ -249,51 +212,90 @@ class ClassInterval:
         }
 
 
-def _class_table(rows: Sequence[ClassInterval], digits: int) -> list[str]:
-    wd = digits + 6
-    out = [
-        f"  {'class':<12}{'correct':>10}{'support':>10}{'accuracy':>{wd}}"
-        f"{'lower':>{wd}}{'upper':>{wd}}"
-    ]
-    for r in rows:
-        mark = "" if r.included else "  (left out: no examples)"
-        out.append(
-            f"  {str(r.label)[:11]:<12}{r.correct:>10d}{r.support:>10d}"
-            f"{_fmt(r.estimate, digits):>{wd}}{_fmt(r.lower, digits):>{wd}}"
-            f"{_fmt(r.upper, digits):>{wd}}{mark}"
-        )
-    return out
+@dataclass(frozen=True)
+class IntervalMethod:
+    """One row of the table of interval methods (:data:`METHODS`)."""
+
+    name: str
+    guaranteed: bool
+    metrics: tuple[str, ...]
+    title: str
+    reference: str
 
 
-def _sides_phrase(confidence: float, sides: str) -> str:
-    pct = f"{100 * confidence:.6g}%"
-    return {"two": f"{pct} two-sided", "lower": f"{pct} one-sided lower",
-            "upper": f"{pct} one-sided upper"}[sides]
+#: Every interval method, exact (coverage guaranteed for every truth) or approximate, in the
+#: spirit of statsmodels' ``proportion_confint``: :func:`exact_interval` takes the guaranteed
+#: ones, :func:`approx_interval` the others, and both return an :class:`Interval`.
+METHODS = {
+    m.name: m
+    for m in (
+        IntervalMethod("clopper-pearson", True, ("accuracy",), "Clopper-Pearson",
+                       "Clopper & Pearson (1934)"),
+        IntervalMethod("union", True, ("balanced_accuracy",),
+                       "union bound over per-class Clopper-Pearson bounds",
+                       "Sandler & Dirac (2024)"),
+        IntervalMethod("sidak", True, ("balanced_accuracy",),
+                       "Šidák bound over per-class Clopper-Pearson bounds",
+                       "Šidák (1967); independent classes"),
+        IntervalMethod("buehler", True, ("balanced_accuracy",),
+                       "Buehler bound: exact test inverted, nuisance maximised", "Buehler (1957)"),
+        IntervalMethod("wald", False, ("accuracy", "balanced_accuracy"),
+                       "Wald / normal approximation", "Sandler & Dirac (2024)"),
+        IntervalMethod("wilson", False, ("accuracy", "balanced_accuracy"), "Wilson score",
+                       "Wilson (1927)"),
+        IntervalMethod("jeffreys", False, ("accuracy", "balanced_accuracy"), "Jeffreys",
+                       "Brown, Cai & DasGupta (2001)"),
+        IntervalMethod("fold-sem", False, ("accuracy", "balanced_accuracy"),
+                       "mean of fold values +- SEM multiple", "Brodersen et al. (2010), section II"),
+    )
+}
+
+
+#: Exact methods for the balanced accuracy (:func:`exact_interval`).
+EXACT_METHODS = tuple(m for m, v in METHODS.items() if v.guaranteed and v.metrics == ("balanced_accuracy",))
+#: Methods of :func:`approx_interval`.
+APPROX_METHODS = tuple(m for m, v in METHODS.items() if not v.guaranteed)
+#: Approximate per-class methods (:func:`approx_class_intervals`).
+CLASS_METHODS = ("wald", "wilson", "jeffreys")
 
 
 @dataclass(frozen=True)
-class ExactInterval:
-    """An exact confidence interval (frequentist: it holds on >= ``confidence`` of test sets).
+class Interval:
+    """A confidence interval for the accuracy or the balanced accuracy, exact or approximate.
+
+    ``guaranteed`` says which: an exact interval (Clopper-Pearson, union, Šidák, Buehler) holds
+    on at least ``confidence`` of test sets whatever the true accuracies; an approximate one
+    (Wald, Wilson, Jeffreys, mean of folds +- SEM) does not (:func:`bacc.coverage` measures how
+    often it does).
 
     Attributes
     ----------
     lower, upper : float
         The bounds; a one-sided interval has ``upper = 1`` (``sides="lower"``) or ``lower = 0``.
+        Approximate intervals are not clipped to [0, 1] (``"wald"``, ``"fold-sem"``).
     estimate : float
-        Sample accuracy or balanced accuracy (always inside the interval).
+        Sample accuracy or balanced accuracy (mean of the folds for ``"fold-sem"``).
     confidence : float
+        Coverage (exact) or nominal coverage (approximate; for ``"fold-sem"`` with an explicit
+        ``n_sem``, the normal-theory coverage of that multiple).
     sides : {"two", "lower", "upper"}
     method : str
-        ``"clopper-pearson"`` (accuracy), ``"union"``, ``"sidak"`` or ``"buehler"``.
+        A key of :data:`METHODS`.
     metric : {"balanced_accuracy", "accuracy"}
+    guaranteed : bool
+        True for exact methods.
     per_class : tuple of ClassInterval
-        Per-class Clopper-Pearson intervals. For union / Šidák these are the bounds that were
-        averaged, at the adjusted level ``per_bound_confidence``; for Buehler they are the
-        individual per-class intervals at ``confidence``, shown for reference.
+        Per-class intervals. For union / Šidák and the approximate Wilson / Jeffreys
+        constructions, the bounds that were averaged (at the adjusted per-bound level); for
+        Buehler and Wald the individual per-class intervals at ``confidence``, for reference.
     per_bound_confidence : float or None
-        ``1 - alpha`` of each one-sided per-class bound that enters the average.
+        ``1 - alpha`` of each one-sided per-class bound that enters the average (union, Šidák).
     weights : tuple of float
         Class weights of the balanced accuracy (included classes only; empty for accuracy).
+    multiplier : float
+        ``z`` (or the SEM multiple) of an approximate interval; nan for exact ones.
+    fold_values : tuple of float
+        Per-fold values (``"fold-sem"`` only).
     """
 
     lower: float
@@ -303,9 +305,23 @@ class ExactInterval:
     sides: str
     method: str
     metric: str
+    guaranteed: bool
     per_class: tuple[ClassInterval, ...] = ()
     per_bound_confidence: float | None = None
     weights: tuple[float, ...] = ()
+    multiplier: float = math.nan
+    fold_values: tuple[float, ...] = ()
+
+    @property
+    def approximate(self) -> bool:
+        """``not guaranteed``."""
+        return not self.guaranteed
+
+    @property
+    def exceeds_unit_interval(self) -> bool:
+        """True when ``lower < 0`` or ``upper > 1`` (possible for approximate methods only:
+        "error bars including values above 100%", Brodersen et al. 2010, section II)."""
+        return bool(self.lower < 0.0 or self.upper > 1.0)
 
     @property
     def width(self) -> float:
@@ -315,7 +331,9 @@ class ExactInterval:
     def to_dict(self) -> dict:
         """JSON-able dictionary."""
         return {
-            "kind": "exact",
+            "kind": "exact" if self.guaranteed else "approximate",
+            "guaranteed": bool(self.guaranteed),
+            "approximate": not self.guaranteed,
             "metric": self.metric,
             "method": self.method,
             "sides": self.sides,
@@ -323,35 +341,20 @@ class ExactInterval:
             "estimate": float(self.estimate),
             "lower": float(self.lower),
             "upper": float(self.upper),
+            "exceeds_unit_interval": self.exceeds_unit_interval,
             "per_bound_confidence": (
                 None if self.per_bound_confidence is None else float(self.per_bound_confidence)
             ),
             "weights": [float(w) for w in self.weights],
+            "multiplier": float(self.multiplier),
+            "fold_values": [float(v) for v in self.fold_values],
             "per_class": [c.to_dict() for c in self.per_class],
         }
 
     def __str__(self) -> str:
-        what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
-        d = _digits((self.lower, self.upper), *[(c.lower, c.upper) for c in self.per_class])
-        lines = [
-            f"Exact {_sides_phrase(self.confidence, self.sides)} confidence "
-            f"{'interval' if self.sides == 'two' else 'bound'} for the "
-            f"{what} ({_METHOD_TITLES.get(self.method, self.method)})",
-            f"  estimate {_fmt(self.estimate, d)}   interval "
-            f"[{_fmt(self.lower, d)}, {_fmt(self.upper, d)}]",
-        ]
-        if self.per_class:
-            if self.per_bound_confidence is not None:
-                lines.append(
-                    "  per class (Clopper-Pearson, each one-sided bound at "
-                    f"{100 * self.per_bound_confidence:.6g}%):"
-                )
-            else:
-                each = 100 * self.per_class[0].confidence
-                lines.append(f"  per class (Clopper-Pearson, each at {each:.6g}%, for reference):")
-            lines += _class_table(self.per_class, d)
-        return "\n".join(lines)
+        from .display.text import interval_text
 
+        return interval_text(self)
 
 # ----------------------------------------------------------------------------------------------
 # per-class data
@@ -463,7 +466,7 @@ def exact_interval(
     empty: str = "drop",
     rows: str = "true",
     labels=None,
-) -> ExactInterval:
+) -> Interval:
     """Exact confidence interval for the balanced accuracy or the accuracy.
 
     Parameters
@@ -496,7 +499,7 @@ def exact_interval(
 
     Returns
     -------
-    ExactInterval
+    Interval
 
     Raises
     ------
@@ -607,7 +610,7 @@ def exact_interval(
                 included=bool(inc[i]),
             )
         )
-    return ExactInterval(
+    return Interval(
         lower=lower,
         upper=upper,
         estimate=estimate,
@@ -615,16 +618,17 @@ def exact_interval(
         sides=sides,
         method=method,
         metric="balanced_accuracy",
+        guaranteed=True,
         per_class=tuple(per_class),
         per_bound_confidence=per_conf,
         weights=tuple(float(x) for x in w),
     )
 
 
-def _accuracy_interval(cm: ConfusionMatrix, c: float, sides: str) -> ExactInterval:
+def _accuracy_interval(cm: ConfusionMatrix, c: float, sides: str) -> Interval:
     k, n = cm.total_correct, cm.total
     lo, hi = cp_bounds(np.array([k]), np.array([n]), tail_level(c, sides), sides)
-    return ExactInterval(
+    return Interval(
         lower=float(lo[0]),
         upper=float(hi[0]),
         estimate=k / n,
@@ -632,6 +636,7 @@ def _accuracy_interval(cm: ConfusionMatrix, c: float, sides: str) -> ExactInterv
         sides=sides,
         method="clopper-pearson",
         metric="accuracy",
+        guaranteed=True,
     )
 
 
@@ -639,95 +644,6 @@ def _accuracy_interval(cm: ConfusionMatrix, c: float, sides: str) -> ExactInterv
 # ----------------------------------------------------------------------------------------------
 # approximate intervals
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ApproxInterval:
-    """An approximate interval; it does **not** guarantee its nominal coverage.
-
-    Attributes
-    ----------
-    lower, upper : float
-        Not clipped to [0, 1] for ``"wald"`` and ``"fold-sem"``.
-    estimate : float
-    confidence : float
-        Nominal coverage (for ``"fold-sem"`` with an explicit ``n_sem``, the normal-theory
-        coverage of that multiple).
-    sides, method, metric : str
-    exceeds_unit_interval : bool
-        True when ``lower < 0`` or ``upper > 1`` (Brodersen et al. (2010): "error bars including values above
-        100%").
-    per_class : tuple of ClassInterval
-        Per-class intervals that were averaged (``"wilson"``, ``"jeffreys"``) or, for
-        ``"wald"``, the per-class Wald intervals at ``confidence`` for reference.
-    multiplier : float
-        ``z`` (or the SEM multiple) used.
-    fold_values : tuple of float
-        Per-fold accuracies (``"fold-sem"`` only).
-    approximate : bool
-        Always True.
-    """
-
-    lower: float
-    upper: float
-    estimate: float
-    confidence: float
-    sides: str
-    method: str
-    metric: str
-    exceeds_unit_interval: bool
-    per_class: tuple[ClassInterval, ...] = ()
-    multiplier: float = math.nan
-    fold_values: tuple[float, ...] = ()
-    approximate: bool = True
-
-    @property
-    def width(self) -> float:
-        """``upper - lower``."""
-        return self.upper - self.lower
-
-    def to_dict(self) -> dict:
-        """JSON-able dictionary."""
-        return {
-            "kind": "approximate",
-            "approximate": True,
-            "metric": self.metric,
-            "method": self.method,
-            "sides": self.sides,
-            "confidence": float(self.confidence),
-            "estimate": float(self.estimate),
-            "lower": float(self.lower),
-            "upper": float(self.upper),
-            "exceeds_unit_interval": bool(self.exceeds_unit_interval),
-            "multiplier": float(self.multiplier),
-            "fold_values": [float(v) for v in self.fold_values],
-            "per_class": [c.to_dict() for c in self.per_class],
-        }
-
-    def __str__(self) -> str:
-        what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
-        d = _digits((self.lower, self.upper), *[(c.lower, c.upper) for c in self.per_class])
-        lines = [
-            f"APPROXIMATE {_sides_phrase(self.confidence, self.sides)} interval for the {what} "
-            f"({_TITLES[self.method]}; coverage not guaranteed)",
-            f"  estimate {_fmt(self.estimate, d)}   interval [{_fmt(self.lower, d)}, "
-            f"{_fmt(self.upper, d)}]",
-        ]
-        if self.method == "fold-sem":
-            lines.append(
-                f"  {len(self.fold_values)} folds, mean +- {self.multiplier:.4g} x SEM; "
-                "fold values: " + ", ".join(_fmt(v, 4) for v in self.fold_values)
-            )
-        if self.exceeds_unit_interval:
-            lines.append("  WARNING: the interval leaves [0, 1]; accuracies cannot lie there")
-        if self.per_class:
-            lines.append(f"  per class ({_TITLES[self.per_class[0].method]}):")
-            lines += _class_table(self.per_class, d)
-        return "\n".join(lines)
-
-
-def _outside(lower: float, upper: float) -> bool:
-    return bool(lower < 0.0 or upper > 1.0)
-
-
 # ----------------------------------------------------------------------------------------------
 def approx_class_intervals(
     cm,
@@ -801,7 +717,7 @@ def approx_interval(
     n_sem: float | None = None,
     rows: str = "true",
     labels=None,
-) -> ApproxInterval:
+) -> Interval:
     """Approximate interval for the balanced accuracy or the accuracy (labelled approximate).
 
     Parameters
@@ -826,7 +742,7 @@ def approx_interval(
 
     Returns
     -------
-    ApproxInterval
+    Interval
         With ``exceeds_unit_interval`` set when the interval leaves [0, 1] (never clipped).
 
     See Also
@@ -874,7 +790,7 @@ def approx_interval(
         k, n = cm.total_correct, cm.total
         lo, hi = KERNELS[method](np.array([k]), np.array([n]), alpha, sides)
         lower, upper = float(lo[0]), float(hi[0])
-        return ApproxInterval(
+        return Interval(
             lower=lower,
             upper=upper,
             estimate=k / n,
@@ -882,7 +798,7 @@ def approx_interval(
             sides=sides,
             method=method,
             metric="accuracy",
-            exceeds_unit_interval=_outside(lower, upper),
+            guaranteed=False,
             multiplier=normal_quantile(alpha),
         )
     labs, k, n, inc, w = _class_arrays(cm, empty, weights)
@@ -904,7 +820,7 @@ def approx_interval(
         hi_i = np.array([r.upper for r, i in zip(per, inc, strict=True) if i])
         lower, upper = float(w @ lo_i), float(w @ hi_i)
         mult = normal_quantile(a)
-    return ApproxInterval(
+    return Interval(
         lower=lower,
         upper=upper,
         estimate=estimate,
@@ -912,7 +828,7 @@ def approx_interval(
         sides=sides,
         method=method,
         metric="balanced_accuracy",
-        exceeds_unit_interval=_outside(lower, upper),
+        guaranteed=False,
         per_class=per,
         multiplier=mult,
     )
@@ -957,7 +873,7 @@ def fold_sem_interval(
     n_sem: float | None = 2.0,
     rows: str = "true",
     labels=None,
-) -> ApproxInterval:
+) -> Interval:
     """Mean of the per-fold accuracies +- ``n_sem`` standard errors (Brodersen et al. (2010), section II).
 
     Parameters
@@ -975,7 +891,7 @@ def fold_sem_interval(
 
     Returns
     -------
-    ApproxInterval
+    Interval
         Not clipped: ``exceeds_unit_interval`` is True when the error bar leaves [0, 1], which
         Brodersen et al. (2010) name as this method's first flaw.
 
@@ -1016,7 +932,7 @@ def fold_sem_interval(
     sem = float(v.std(ddof=1) / math.sqrt(v.size))
     lower = mean - mult * sem if sides in ("two", "lower") else 0.0
     upper = mean + mult * sem if sides in ("two", "upper") else 1.0
-    return ApproxInterval(
+    return Interval(
         lower=lower,
         upper=upper,
         estimate=mean,
@@ -1024,7 +940,7 @@ def fold_sem_interval(
         sides=sides,
         method="fold-sem",
         metric=metric,
-        exceeds_unit_interval=_outside(lower, upper),
+        guaranteed=False,
         multiplier=mult,
         fold_values=tuple(float(x) for x in v),
     )

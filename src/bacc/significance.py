@@ -46,7 +46,7 @@ class BinomialTest:
         ``P(K >= correct)`` under ``Binomial(n, p0)``.
     above_chance : bool
         ``correct > threshold`` (equivalently ``p_value <= alpha``).
-    balanced_accuracy : float
+    sample_balanced_accuracy : float
     balanced_lower : float
         Exact one-sided lower confidence bound of the balanced accuracy at ``confidence``.
     balanced_chance : float
@@ -65,7 +65,7 @@ class BinomialTest:
     threshold: int
     p_value: float
     above_chance: bool
-    balanced_accuracy: float
+    sample_balanced_accuracy: float
     balanced_lower: float
     balanced_chance: float
     balanced_above_chance: bool
@@ -82,7 +82,7 @@ class BinomialTest:
             "threshold": int(self.threshold),
             "p_value": float(self.p_value),
             "above_chance": bool(self.above_chance),
-            "balanced_accuracy": float(self.balanced_accuracy),
+            "sample_balanced_accuracy": float(self.sample_balanced_accuracy),
             "balanced_lower": float(self.balanced_lower),
             "balanced_chance": float(self.balanced_chance),
             "balanced_above_chance": bool(self.balanced_above_chance),
@@ -90,21 +90,9 @@ class BinomialTest:
         }
 
     def __str__(self) -> str:
-        pct = f"{100 * self.confidence:.6g}%"
-        verdict = "above chance" if self.above_chance else "not significantly above chance"
-        bverdict = "clears" if self.balanced_above_chance else "does not clear"
-        return "\n".join(
-            [
-                f"Exact binomial test of the accuracy against chance (one-sided, {pct})",
-                f"  accuracy {self.correct}/{self.total} = {self.accuracy:.4f}, chance "
-                f"{self.chance:.4f}",
-                f"  threshold F^-1({self.confidence:.6g}) of Binomial({self.total}, "
-                f"{self.chance:.4g}) = {self.threshold}; p-value {self.p_value:.4g}: {verdict}",
-                f"  balanced accuracy {self.balanced_accuracy:.4f}: exact {pct} lower bound "
-                f"{self.balanced_lower:.4f} ({self.balanced_method}) {bverdict} chance "
-                f"{self.balanced_chance:.4f}",
-            ]
-        )
+        from .display.text import binomial_test_text
+
+        return binomial_test_text(self)
 
 
 def _binom_sf(t: int, n: int, p: float) -> float:
@@ -202,7 +190,7 @@ def binomial_test(
         threshold=int(threshold),
         p_value=p_value,
         above_chance=bool(k > threshold),
-        balanced_accuracy=lower_iv.estimate,
+        sample_balanced_accuracy=lower_iv.estimate,
         balanced_lower=lower_iv.lower,
         balanced_chance=b_chance,
         balanced_above_chance=bool(lower_iv.lower > b_chance),
@@ -234,6 +222,11 @@ class McNemarTest:
     def discordant(self) -> int:
         """Number of examples on which the classifiers disagree in correctness."""
         return self.only_a + self.only_b
+
+    def __str__(self) -> str:
+        from .display.text import mcnemar_text
+
+        return mcnemar_text(self)
 
     def to_dict(self) -> dict:
         """Plain JSON-able dict."""

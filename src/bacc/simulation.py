@@ -161,27 +161,9 @@ class CoverageResult:
         }
 
     def __str__(self) -> str:
-        what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
-        sides = {"two": "two-sided", "lower": "one-sided lower", "upper": "one-sided upper"}
-        head = (
-            f"Coverage of {100 * self.confidence:.6g}% {sides[self.sides]} intervals for the "
-            f"{what} = {self.true_value:.6g}\n"
-            f"  class sizes {list(self.class_sizes)}, class accuracies "
-            f"{[float(p) for p in self.true_class_accuracies]}, {self.n_sim} simulated test sets"
-        )
-        rows = [
-            head,
-            f"  {'method':<17}{'kind':<8}{'coverage':>10}{'+- MC se':>10}{'mean width':>12}"
-            f"{'outside [0,1]':>15}  verdict",
-        ]
-        for m in self.methods:
-            ok = m.keeps_promise(self.confidence)
-            verdict = "keeps nominal" if ok else "FALLS SHORT"
-            rows.append(
-                f"  {m.method:<17}{'exact' if m.exact else 'approx':<8}{m.coverage:>10.4f}"
-                f"{m.mc_se:>10.4f}{m.mean_width:>12.4f}{m.share_outside:>15.4f}  {verdict}"
-            )
-        return "\n".join(rows)
+        from .display.text import coverage_text
+
+        return coverage_text(self)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -98,25 +98,9 @@ class CVEvaluation(FrozenArrays):
         }
 
     def __str__(self) -> str:
-        ev = self.evaluation
-        s = ev.balanced_accuracy_summary
-        pct = f"{ev.confidence * 100:g}%"
-        head = (
-            f"Cross-validation, {self.n_folds} folds: the algorithm (confusion matrices summed "
-            "over folds)\n"
-        )
-        lines = ["", f"{'fold':>6}  {'n':>7}  {'bal.acc':>7}  {'mean':>7}  {pct + ' credible':>20}"]
-        for i, f in enumerate(self.folds):
-            fs = f.balanced_accuracy_summary
-            lines.append(
-                f"{i:>6}  {f.confusion.total:>7}  {f.sample_balanced_accuracy:>7.4f}  {fs.mean:>7.4f}  "
-                f"{f'[{fs.lower:.4f}, {fs.upper:.4f}]':>20}"
-            )
-        lines.append(
-            f"{'all':>6}  {ev.confusion.total:>7}  {ev.sample_balanced_accuracy:>7.4f}  {s.mean:>7.4f}  "
-            f"{f'[{s.lower:.4f}, {s.upper:.4f}]':>20}"
-        )
-        return head + str(ev) + "\n" + "\n".join(lines)
+        from .display.text import cv_text
+
+        return cv_text(self)
 
     def _repr_html_(self) -> str:
         return self.evaluation._repr_html_()

@@ -231,38 +231,34 @@ def _solve(tail_target, a, b, upper):
     return x
 
 
-def beta_ppf(q, a, b):
-    """Quantile of Beta(a, b), verified against the CDF (see module notes). Vectorised."""
-    q, a, b = np.broadcast_arrays(np.asarray(q, float), np.asarray(a, float), np.asarray(b, float))
-    shape = q.shape
-    q, a, b = q.ravel(), a.ravel(), b.ravel()
-    out = np.empty_like(q)
-    out[q <= 0] = 0.0
-    out[q >= 1] = 1.0
-    mid = (q > 0) & (q < 1)
+def _invert(prob, a, b, survival: bool):
+    """The x with ``P(X <= x) = prob`` (or ``P(X > x) = prob`` when ``survival``), solved on the
+    smaller of the two tails. Vectorised."""
+    prob, a, b = np.broadcast_arrays(
+        np.asarray(prob, float), np.asarray(a, float), np.asarray(b, float)
+    )
+    shape = prob.shape
+    prob, a, b = prob.ravel(), a.ravel(), b.ravel()
+    out = np.empty_like(prob)
+    out[prob <= 0] = 1.0 if survival else 0.0
+    out[prob >= 1] = 0.0 if survival else 1.0
+    mid = (prob > 0) & (prob < 1)
     if mid.any():
-        qq, aa, bb = q[mid], a[mid], b[mid]
-        upper = qq > 0.5
-        target = np.where(upper, 1.0 - qq, qq)
+        pp, aa, bb = prob[mid], a[mid], b[mid]
+        upper = (pp <= 0.5) if survival else (pp > 0.5)  # solve on the SF where it is small
+        target = np.where(upper == survival, pp, 1.0 - pp)
         out[mid] = _solve(target, aa, bb, upper)
     return out.reshape(shape) if shape else out[0]
+
+
+def beta_ppf(q, a, b):
+    """Quantile of Beta(a, b), verified against the CDF (see module notes). Vectorised."""
+    return _invert(q, a, b, survival=False)
 
 
 def beta_isf(p, a, b):
     """Inverse survival function of Beta(a, b): the x with ``P(X > x) = p``. Vectorised."""
-    p, a, b = np.broadcast_arrays(np.asarray(p, float), np.asarray(a, float), np.asarray(b, float))
-    shape = p.shape
-    p, a, b = p.ravel(), a.ravel(), b.ravel()
-    out = np.empty_like(p)
-    out[p <= 0] = 1.0
-    out[p >= 1] = 0.0
-    mid = (p > 0) & (p < 1)
-    if mid.any():
-        pp, aa, bb = p[mid], a[mid], b[mid]
-        upper = pp <= 0.5  # small upper-tail probability: solve on the SF
-        target = np.where(upper, pp, 1.0 - pp)
-        out[mid] = _solve(target, aa, bb, upper)
-    return out.reshape(shape) if shape else out[0]
+    return _invert(p, a, b, survival=True)
 
 
 def beta_tails(a, b, x):

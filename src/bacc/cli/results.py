@@ -93,11 +93,11 @@ class Evaluated:
         The input.
     evaluation : Evaluation
         Posterior summaries (:func:`bacc.evaluate`).
-    exact, accuracy_exact : ExactInterval
+    exact, accuracy_exact : Interval
         Exact intervals of the balanced accuracy and of the accuracy.
     class_exact : list of ClassInterval
         Clopper-Pearson interval of each class accuracy.
-    fold_interval : ApproxInterval or None
+    fold_interval : Interval or None
         Mean of the fold accuracies +- 2 SEM, when the input has folds.
     warnings : list of str
         The library's warnings, in option terms.

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import BaccError
+from ..errors import BaccError, require
+from . import numbers as fmt
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -57,12 +58,10 @@ _MEASURES = {
 # ----------------------------------------------------------------------------------------------
 # plumbing
 def _mpl():
-    """Import matplotlib lazily; a missing installation is a BaccError saying what to install."""
-    try:
-        import matplotlib
-        from matplotlib.figure import Figure
-    except ImportError:  # pragma: no cover - exercised by the missing-extra test with a stub
-        raise BaccError("plotting needs matplotlib: pip install bacc[plot]") from None
+    """Import matplotlib lazily; without it, a MissingDependencyError naming the extra."""
+    matplotlib = require("matplotlib", "plot", "plots")
+    from matplotlib.figure import Figure
+
     return matplotlib, Figure
 
 
@@ -89,20 +88,7 @@ def _t(text: object) -> str:
 
 
 def _fmt(x: float, digits: int = 3) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
-
-
-def _p(x: float) -> str:
-    """``"= 0.9955"``, ``"> 0.9999"`` or ``"< 0.0001"`` (to follow ``P(...)``)."""
-    if x >= 0.9999:
-        return "> 0.9999"
-    if x <= 1e-4:
-        return "< 0.0001"
-    return f"= {x:.4f}"
-
-
-def _pct(confidence: float) -> str:
-    return f"{100 * confidence:g}%"
+    return fmt.number(x, digits)
 
 
 def _dist_range(dist, lo_q: float = 1e-4) -> tuple[float, float]:
@@ -216,7 +202,7 @@ def plot_posterior(
         inside = (x >= s.lower) & (x <= s.upper)
         ax.fill_between(
             x, 0, np.nan_to_num(y), where=inside, color=colour, alpha=0.25, lw=0,
-            label=f"{_pct(s.confidence)} interval [{_fmt(s.lower)}, {_fmt(s.upper)}]",
+            label=f"{fmt.percent(s.confidence)} interval [{_fmt(s.lower)}, {_fmt(s.upper)}]",
         )
         ax.axvline(s.mean, color=INK, lw=1.3, ls="-", label=f"mean {_fmt(s.mean)}")
         ax.axvline(s.median, color=INK, lw=1.3, ls="--", label=f"median {_fmt(s.median)}")
@@ -226,7 +212,7 @@ def plot_posterior(
         ax.set_ylabel("density")
         head = f"posterior {name}"
         if m == "balanced_accuracy":
-            head += f"   P(> chance) {_p(ev.p_above_chance)}"
+            head += f"   P(> chance) {fmt.p_phrase(ev.p_above_chance)}"
         ax.set_title(head, fontsize=10, loc="left")
         ax.legend(fontsize=8, loc="upper left" if s.mean > (lo + hi) / 2 else "upper right",
                   frameon=False)
@@ -257,7 +243,7 @@ def plot_measures(
     Parameters
     ----------
     evaluations : sequence of Evaluation, or mapping name -> Evaluation
-    fold_intervals : sequence of ApproxInterval or None, optional
+    fold_intervals : sequence of Interval or None, optional
         For each classifier the result of :func:`bacc.approx.fold_sem_interval` (or None when
         there are no folds; the red interval is then left out).
     names : sequence of str, optional
@@ -357,7 +343,7 @@ def plot_class_accuracies(
     Parameters
     ----------
     evaluation : Evaluation
-    exact : ExactInterval, optional
+    exact : Interval, optional
         Exact interval of the balanced accuracy (default ``evaluation.exact_interval()``).
     class_exact : sequence of ClassInterval, optional
         Exact interval of each class accuracy (default
@@ -415,7 +401,7 @@ def plot_class_accuracies(
     ax.set_xticks([t for t in ticks if left - 1e-9 <= t <= 1.0 + 1e-9])
     ax.set_xlabel("accuracy (recall of each class)")
     ax.spines[["top", "right"]].set_visible(False)
-    pct = _pct(ev.confidence)
+    pct = fmt.percent(ev.confidence)
     method = getattr(exact, "method", "union")
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -503,7 +489,7 @@ def plot_difference(
     ax = fig.subplots()
     ax.plot(x, y, color=GREEN, lw=1.8, label=f"posterior of {a_name} - {b_name}")
     ax.fill_between(x, 0, np.nan_to_num(y), where=(x >= il) & (x <= ih), color=GREEN, alpha=0.25,
-                    lw=0, label=f"{_pct(c)} interval [{il:.3f}, {ih:.3f}]")
+                    lw=0, label=f"{fmt.percent(c)} interval [{il:.3f}, {ih:.3f}]")
     mean = float(dist.mean())
     ax.axvline(mean, color=INK, lw=1.3, label=f"mean {mean:.3f}")
     if lo <= 0.0 <= hi:
@@ -518,7 +504,7 @@ def plot_difference(
     ax.spines[["top", "right"]].set_visible(False)
     if title:
         fig.suptitle(_t(title), fontsize=10, x=0.02, ha="left")
-    ax.set_title(f"P({a_name} > {b_name}) {_p(p_better)}", fontsize=10, fontweight="bold", loc="left")
+    ax.set_title(f"P({a_name} > {b_name}) {fmt.p_phrase(p_better)}", fontsize=10, fontweight="bold", loc="left")
     return fig
 
 
@@ -537,7 +523,7 @@ def plot_forest(
     ----------
     evaluations : sequence of Evaluation, or mapping name -> Evaluation
     names : sequence of str, optional
-    exact : sequence of ExactInterval, optional
+    exact : sequence of Interval, optional
         Exact interval per row, drawn as a wide pale bar behind the credible interval.
     sort : bool
         Order rows by posterior mean (best at the top) instead of input order.
@@ -575,9 +561,9 @@ def plot_forest(
         s = ev.balanced_accuracy_summary
         if ex[i] is not None:
             ax.barh(y, ex[i].upper - ex[i].lower, left=ex[i].lower, height=0.6, color=EXACT,
-                    alpha=0.3, lw=0, label=once(f"exact {_pct(ex[i].confidence)} interval"))
+                    alpha=0.3, lw=0, label=once(f"exact {fmt.percent(ex[i].confidence)} interval"))
         ax.hlines(y, s.lower, s.upper, color=GREEN, lw=2.2,
-                  label=once(f"{_pct(s.confidence)} credible interval"))
+                  label=once(f"{fmt.percent(s.confidence)} credible interval"))
         ax.plot([s.mean], [y], "o", color=GREEN, ms=5, label=once("posterior mean"))
         ax.plot([ev.sample_balanced_accuracy], [y], "x", color=INK, ms=5, label=once("sample value"))
         chances.add(round(ev.chance, 12))

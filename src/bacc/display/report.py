@@ -1,36 +1,33 @@
 """A self-contained HTML report: tables, credible and exact intervals, pictures.
 
-One file, no network: the pictures are inline SVG drawn by :mod:`bacc.plot` (matplotlib), the
+One file, no network: the pictures are inline SVG drawn by :mod:`bacc.display.plot` (matplotlib), the
 style sheet is inline, and there is no script. The page reads on a phone (one column, tables
 scroll sideways) and on a desktop (pictures side by side). Every user-supplied string (labels,
-names, file names, titles) goes through :func:`html.escape`.
+names, file names, titles) goes through :func:`bacc.display.html.escape`.
 
 The report only formats results computed elsewhere (:func:`bacc.evaluate`,
-:func:`bacc.exact.exact_interval`, :func:`bacc.approx.fold_sem_interval`, the comparison and
+:func:`bacc.exact_interval`, :func:`bacc.fold_sem_interval`, the comparison and
 ranking results); it computes nothing itself.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import html
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import BaccError
+from ..errors import BaccError, MissingDependencyError
+from . import numbers as fmt
 from . import text as _text
+from .html import escape as esc
+from .html import table as html_table
 
 __all__ = ["ReportComparison", "ReportEntry", "Section", "render_report", "write_report"]
 
 _FOREST_MAX = 40
-
-
-def esc(value: object) -> str:
-    """Escape any value for HTML text and attribute context."""
-    return html.escape(str(value), quote=True)
 
 
 @dataclass(frozen=True)
@@ -42,13 +39,13 @@ class ReportEntry:
     name : str
     evaluation : Evaluation
         Result of :func:`bacc.evaluate`.
-    exact : ExactInterval
+    exact : Interval
         Exact interval of the balanced accuracy.
-    accuracy_exact : ExactInterval, optional
+    accuracy_exact : Interval, optional
         Exact (Clopper-Pearson) interval of the accuracy.
     class_exact : sequence of ClassInterval, optional
         Exact interval of each class accuracy (each holding on its own).
-    fold_interval : ApproxInterval, optional
+    fold_interval : Interval, optional
         Mean of fold accuracies +- 2 SEM (shown as the approximate comparator).
     source : str
         Where the data came from (file, columns, group).
@@ -165,7 +162,7 @@ sets, whatever that value is.</dd>
 def _verdict(ev, exact) -> str:
     """One plain-language sentence about how good the classifier is and how sure we are."""
     s = ev.balanced_accuracy_summary
-    pct = _text._pct(ev.confidence)
+    pct = fmt.percent(ev.confidence)
     p = ev.p_above_chance
     exact_above = exact is not None and exact.lower > ev.chance
     if p >= 0.975 and (exact is None or exact_above):
@@ -193,7 +190,7 @@ def _verdict(ev, exact) -> str:
         )
     return (
         f'<p class="verdict">{esc(text)}<span class="{cls}">{esc(word)}</span> '
-        f"(P(&gt; chance) {esc(_text.p_phrase(p))}).{extra}</p>"
+        f"(P(&gt; chance) {esc(fmt.p_phrase(p))}).{extra}</p>"
     )
 
 
@@ -212,12 +209,10 @@ class _Figures:
             from .plot import close, figure_svg
 
             fig = make()
-        except BaccError as exc:
-            if "matplotlib" in str(exc):
-                self.missing = str(exc)
-                self.enabled = False
-                return ""
-            raise
+        except MissingDependencyError as exc:
+            self.missing = str(exc)
+            self.enabled = False
+            return ""
         try:
             svg = figure_svg(fig, id_prefix=f"g{next(self.counter)}", alt=alt)
         finally:
@@ -228,10 +223,10 @@ class _Figures:
 def _summary_table(entries: Sequence[ReportEntry]) -> str:
     conf = entries[0].evaluation.confidence
     header = _text.summary_header(conf)
-    header[7] = f"{_text._pct(conf)} exact ({entries[0].exact.method})" if entries[0].exact else header[7]
+    header[7] = f"{fmt.percent(conf)} exact ({entries[0].exact.method})" if entries[0].exact else header[7]
     rows = [_text.summary_row(e.name, e.evaluation, e.exact) for e in entries]
     tall = " tall" if len(rows) > 15 else ""
-    return f'<div class="scroll{tall}">{_text.html_table(header, rows)}</div>'
+    return f'<div class="scroll{tall}">{html_table(header, rows)}</div>'
 
 
 def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictures: bool) -> str:
@@ -246,7 +241,7 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
         parts.append(f'<p class="warn">note: {esc(w)}</p>')
     parts.append(_verdict(ev, e.exact))
     header, rows, ch, crows = _text.evaluation_rows(ev, e.exact, e.accuracy_exact, e.class_exact)
-    parts.append(f'<div class="scroll">{_text.html_table(header, rows)}</div>')
+    parts.append(f'<div class="scroll">{html_table(header, rows)}</div>')
     if e.fold_interval is not None:
         fi = e.fold_interval
         flag = (' <span class="bad">leaves [0, 1]: an accuracy cannot be there</span>'
@@ -255,7 +250,7 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
             f"<p>Approximate (for comparison): mean of {len(fi.fold_values)} fold accuracies "
             f"&#177; {fi.multiplier:g} SEM = {fi.estimate:.4f} [{fi.lower:.4f}, {fi.upper:.4f}]{flag}</p>"
         )
-    parts.append(f"<h3>Per class (accuracy = recall)</h3><div class=\"scroll\">{_text.html_table(ch, crows)}</div>")
+    parts.append(f"<h3>Per class (accuracy = recall)</h3><div class=\"scroll\">{html_table(ch, crows)}</div>")
     if pictures:
         pics = [
             figs(lambda: _plot().plot_posterior(ev), "Posterior densities: the shaded band is the "
@@ -294,7 +289,7 @@ def _comparison_html(c: ReportComparison, figs: _Figures) -> str:
         out.append(
             f"<p>Probability that <b>{esc(c.name_a)}</b> has the higher balanced accuracy than "
             f"<b>{esc(c.name_b)}</b>: P({esc(c.name_a)} &gt; {esc(c.name_b)}) "
-            f"<b>{esc(_text.p_phrase(float(p)))}</b>.</p>"
+            f"<b>{esc(fmt.p_phrase(float(p)))}</b>.</p>"
         )
     out.append(_result_text(r))
     out.append('<div class="figs">' + figs(

@@ -1,41 +1,34 @@
-"""Plain-text and HTML tables of results (presentation only: no computation).
+"""Plain-text tables of results for a terminal (presentation only: no computation).
 
-The functions here format numbers that the numerical modules computed; the optional ``exact``
-arguments are results of :mod:`bacc.exact` (an :class:`~bacc.exact.ExactInterval` for the
-balanced accuracy and for the accuracy, and a :class:`~bacc.exact.ClassInterval` per class).
+Every result type's ``__str__`` hands the result to a function here; numbers are formatted by
+:mod:`bacc.display.numbers` and HTML is built in :mod:`bacc.display.html` from the same rows.
 """
 
 from __future__ import annotations
 
-import html
-import math
 from collections.abc import Sequence
 
-import numpy as np
+from . import numbers as fmt
 
+__all__ = [
+    "align",
+    "batch_summary_table",
+    "batch_text",
+    "binomial_test_text",
+    "comparison_text",
+    "coverage_text",
+    "cv_text",
+    "evaluation_rows",
+    "evaluation_table",
+    "interval_text",
+    "ranking_text",
+    "summary_header",
+    "summary_row",
+    "summary_table",
+]
 
-def _f(x, digits: int = 4) -> str:
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return "-"
-    return f"{x:.{digits}f}"
-
-
-def _p(x) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    if x >= 0.9999:
-        return "> 0.9999"
-    if x <= 1e-4:
-        return "< 0.0001"
-    return f"{x:.4f}"
-
-
-def _iv(lo, hi, digits: int = 4) -> str:
-    return f"[{_f(lo, digits)}, {_f(hi, digits)}]"
-
-
-def _pct(confidence: float) -> str:
-    return f"{confidence * 100:g}%"
+_f = fmt.number
+_iv = fmt.interval
 
 
 def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence | None = None):
@@ -44,9 +37,9 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
     Parameters
     ----------
     ev : Evaluation
-    exact : ExactInterval, optional
+    exact : Interval, optional
         Exact interval of the balanced accuracy; adds an "exact" column.
-    accuracy_exact : ExactInterval, optional
+    accuracy_exact : Interval, optional
         Exact (Clopper-Pearson) interval of the accuracy.
     class_exact : sequence of ClassInterval, optional
         Exact interval of each class accuracy.
@@ -55,7 +48,7 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
     -------
     header, rows, class_header, class_rows : lists of str
     """
-    pct = _pct(ev.confidence)
+    pct = fmt.percent(ev.confidence)
     with_exact = exact is not None
     header = ["", "sample", "mean", "median", "mode", f"{pct} credible"]
     if with_exact:
@@ -100,19 +93,16 @@ def align(header: Sequence, rows: Sequence[Sequence], *, left: int = 1) -> list[
     return out
 
 
-_align = align  # the earlier private name
-
-
 def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold_interval=None) -> str:
     """Readable terminal table of an :class:`~bacc.evaluation.Evaluation`.
 
     With ``exact`` (and ``accuracy_exact``, ``class_exact``) the exact frequentist intervals are
     shown beside the credible intervals; with ``fold_interval`` (an approximate interval from
-    :func:`bacc.approx.fold_sem_interval`) the conventional mean of fold accuracies +- 2 SEM.
+    :func:`bacc.fold_sem_interval`) the conventional mean of fold accuracies +- 2 SEM.
     """
     cm = ev.confusion
     header, rows, ch, crows = evaluation_rows(ev, exact, accuracy_exact, class_exact)
-    pct = _pct(ev.confidence)
+    pct = fmt.percent(ev.confidence)
     lines = [
         f"{cm.n_classes} classes, {cm.total} examples; posterior under a Beta prior "
         f"({pct} central credible intervals)",
@@ -130,7 +120,7 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
         )
     lines += [
         "",
-        f"P(balanced accuracy > chance {ev.chance:.4g}) {p_phrase(ev.p_above_chance)}",
+        f"P(balanced accuracy > chance {ev.chance:.4g}) {fmt.p_phrase(ev.p_above_chance)}",
         "",
         "per class (accuracy = recall):",
         *("  " + line for line in align(ch, crows)),
@@ -138,15 +128,9 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
     return "\n".join(lines)
 
 
-def p_phrase(x) -> str:
-    """``"= 0.9955"``, ``"> 0.9999"`` or ``"< 0.0001"``: what follows ``P(...)``."""
-    t = _p(x)
-    return t if t[0] in "<>-" else f"= {t}"
-
-
 def summary_header(confidence: float, *, compact: bool = False) -> list[str]:
     """Header of the one-row-per-classifier summary table (``compact``: for a terminal)."""
-    pct = _pct(confidence)
+    pct = fmt.percent(confidence)
     if compact:
         return ["name", "n", "accuracy", "bal. acc.", "mean", f"{pct} credible", f"{pct} exact",
                 "P(>chance)"]
@@ -169,12 +153,12 @@ def summary_row(name: str, ev, exact=None, *, compact: bool = False) -> list[str
         _f(s.mean),
         _iv(s.lower, s.upper),
         _iv(exact.lower, exact.upper) if exact is not None else "-",
-        _p(ev.p_above_chance),
+        fmt.probability(ev.p_above_chance),
     ]
 
 
 def summary_table(named: Sequence[tuple[str, object, object]]) -> str:
-    """Terminal table with one row per ``(name, Evaluation, ExactInterval or None)``."""
+    """Terminal table with one row per ``(name, Evaluation, Interval or None)``."""
     if not named:
         return ""
     conf = named[0][1].confidence
@@ -193,40 +177,262 @@ def batch_summary_table(batch) -> str:
             _f(float(batch.sample_balanced_accuracy[i])), _f(float(batch.mean[i])),
             _iv(float(batch.lower[i]), float(batch.upper[i])),
             _iv(float(batch.exact_lower[i]), float(batch.exact_upper[i])),
-            _p(float(batch.p_above_chance[i])),
+            fmt.probability(float(batch.p_above_chance[i])),
         ]
         for i, g in enumerate(batch.groups)
     ]
     return "\n".join(align(header, rows))
 
 
-def _html_table(header, rows, *, numeric_from: int = 1) -> str:
-    th = "".join(f'<th scope="col">{html.escape(str(h))}</th>' for h in header)
-    body = "".join(
-        "<tr>"
-        + "".join(
-            (f'<th scope="row">{html.escape(str(v))}</th>' if i == 0 else
-             f'<td class="{"num" if i >= numeric_from else ""}">{html.escape(str(v))}</td>')
-            for i, v in enumerate(r)
-        )
-        + "</tr>"
-        for r in rows
+# ----------------------------------------------------------------------------------------------
+# comparisons and rankings
+def comparison_rows(c):
+    """Header and rows of a :class:`bacc.Comparison` (shared with the HTML form)."""
+    a, b = c.names
+    header = ["", "sample", "posterior mean", f"{fmt.percent(c.confidence)} interval"]
+    rows = [
+        [f"balanced accuracy {a}", _f(c.sample_balanced_accuracy[0]), _f(c.mean_balanced_accuracy[0]), ""],
+        [f"balanced accuracy {b}", _f(c.sample_balanced_accuracy[1]), _f(c.mean_balanced_accuracy[1]), ""],
+        [f"difference {a} - {b}", _f(c.sample_difference), _f(c.mean), _iv(c.lower, c.upper)],
+    ]
+    probs = [[f"P({a} > {b})", fmt.probability(c.p_better)]]
+    if c.rope > 0:
+        r = f"{c.rope:g}"
+        probs += [
+            [f"P({a} < {b} - {r})", fmt.probability(c.p_left)],
+            [f"P(|{a} - {b}| <= {r})", fmt.probability(c.p_rope)],
+            [f"P({a} > {b} + {r})", fmt.probability(c.p_right)],
+        ]
+    return header, rows, probs
+
+
+def comparison_title(c) -> str:
+    """First line of a comparison: the design, classes and examples."""
+    kind = "paired: same test set" if c.paired else "independent test sets"
+    n = (
+        f"{c.n_examples[0]} examples"
+        if c.paired
+        else f"{c.n_examples[0]} and {c.n_examples[1]} examples"
     )
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
-
-
-html_table = _html_table
-
-
-def evaluation_html(ev, exact=None, accuracy_exact=None, class_exact=None) -> str:
-    """HTML fragment for notebooks (every string escaped)."""
-    header, rows, ch, crows = evaluation_rows(ev, exact, accuracy_exact, class_exact)
-    cm = ev.confusion
     return (
-        f"<div><p>{cm.n_classes} classes, {cm.total} examples</p>"
-        + _html_table(header, rows)
-        + f"<p>P(balanced accuracy &gt; chance {ev.chance:.4g}) "
-        f"{html.escape(p_phrase(ev.p_above_chance))}</p>"
-        + _html_table(ch, crows)
-        + "</div>"
+        f"Comparison of balanced accuracies ({kind}; {len(c.labels)} classes, {n}; "
+        f"posterior of the difference, Carrillo et al. (2014) eq. 14)"
     )
+
+
+def mcnemar_line(c) -> str:
+    """The exact McNemar test of a paired comparison, in one line."""
+    m = c.mcnemar
+    a, b = c.names
+    return (
+        f"exact McNemar test (accuracy): only {a} right {m.only_a}, only {b} right "
+        f"{m.only_b}, two-sided p = {m.p_value:.4g}"
+    )
+
+
+def comparison_text(c) -> str:
+    """Terminal table of a :class:`bacc.Comparison`."""
+    header, rows, probs = comparison_rows(c)
+    lines = [comparison_title(c), "", *align(header, rows), ""]
+    # "> 0.9999" and "< 0.0001" already carry their relation
+    lines += [f"{name} {val}" if val[0] in "<>" else f"{name} = {val}" for name, val in probs]
+    if c.mcnemar is not None:
+        lines += ["", mcnemar_line(c)]
+    return "\n".join(lines)
+
+
+def ranking_rows(r):
+    """Header and rows of the ranking table and of the matrix of P(row > column)."""
+    header = ["classifier", "rank", "wins", "mean", "P(best)", "E[rank]"]
+    rows = [
+        [
+            str(r.names[i]),
+            str(r.rank[i]),
+            str(r.wins[i]),
+            _f(r.mean_balanced_accuracy[i]),
+            f"{r.p_best[i]:.4f} ± {r.p_best_se[i]:.4f}",
+            f"{r.expected_rank[i]:.3f} ± {r.expected_rank_se[i]:.3f}",
+        ]
+        for i in r.order
+    ]
+    mheader = ["P(row > column)"] + [str(r.names[j]) for j in r.order]
+    mrows = [
+        [str(r.names[i])] + ["-" if i == j else fmt.probability(r.p_greater[i, j]) for j in r.order]
+        for i in r.order
+    ]
+    return header, rows, mheader, mrows
+
+
+def ranking_title(r) -> str:
+    """First line of a ranking: what the columns mean."""
+    return (
+        f"Ranking of {len(r.names)} classifiers by posterior balanced accuracy "
+        f"({len(r.labels)} classes; wins by the sign of the posterior mean difference, "
+        f"Carrillo et al. (2014) section 4.5; P(best) and E[rank] from {r.n_draws} posterior "
+        f"draws, seed {r.random_state!r}, ± Monte Carlo standard error)"
+    )
+
+
+def ranking_text(r) -> str:
+    """Terminal tables of a :class:`bacc.Ranking`."""
+    header, rows, mh, mr = ranking_rows(r)
+    return "\n".join([ranking_title(r), "", *align(header, rows), "", *align(mh, mr)])
+
+
+# ----------------------------------------------------------------------------------------------
+# intervals and tests
+_SIDES = {"two": "two-sided", "lower": "one-sided lower", "upper": "one-sided upper"}
+
+
+def _class_table(rows: Sequence, digits: int) -> list[str]:
+    wd = digits + 6
+    out = [
+        f"  {'class':<12}{'correct':>10}{'support':>10}{'accuracy':>{wd}}"
+        f"{'lower':>{wd}}{'upper':>{wd}}"
+    ]
+    for r in rows:
+        mark = "" if r.included else "  (left out: no examples)"
+        out.append(
+            f"  {str(r.label)[:11]:<12}{r.correct:>10d}{r.support:>10d}"
+            f"{fmt.number(r.estimate, digits, missing='nan'):>{wd}}"
+            f"{fmt.number(r.lower, digits, missing='nan'):>{wd}}"
+            f"{fmt.number(r.upper, digits, missing='nan'):>{wd}}{mark}"
+        )
+    return out
+
+
+def interval_text(iv) -> str:
+    """Terminal text of a :class:`bacc.Interval`, exact or approximate."""
+    from ..intervals import METHODS
+
+    what = "balanced accuracy" if iv.metric == "balanced_accuracy" else "accuracy"
+    d = fmt.digits_for((iv.lower, iv.upper), *[(c.lower, c.upper) for c in iv.per_class])
+    sides = f"{fmt.percent(iv.confidence, precise=True)} {_SIDES[iv.sides]}"
+    method = METHODS[iv.method]
+    num = lambda x: fmt.number(x, d, missing="nan")  # noqa: E731
+    if iv.guaranteed:
+        lines = [
+            f"Exact {sides} confidence {'interval' if iv.sides == 'two' else 'bound'} for the "
+            f"{what} ({method.title}; {method.reference})",
+        ]
+    else:
+        lines = [
+            f"APPROXIMATE {sides} interval for the {what} ({method.title}; coverage not "
+            "guaranteed)",
+        ]
+    lines.append(f"  estimate {num(iv.estimate)}   interval [{num(iv.lower)}, {num(iv.upper)}]")
+    if iv.method == "fold-sem":
+        lines.append(
+            f"  {len(iv.fold_values)} folds, mean +- {iv.multiplier:.4g} x SEM; "
+            "fold values: " + ", ".join(fmt.number(v) for v in iv.fold_values)
+        )
+    if iv.exceeds_unit_interval:
+        lines.append("  WARNING: the interval leaves [0, 1]; accuracies cannot lie there")
+    if iv.per_class:
+        each = METHODS[iv.per_class[0].method].title
+        if iv.per_bound_confidence is not None:
+            lines.append(
+                f"  per class ({each}, each one-sided bound at "
+                f"{fmt.percent(iv.per_bound_confidence, precise=True)}):"
+            )
+        elif iv.guaranteed:
+            lines.append(
+                f"  per class ({each}, each at "
+                f"{fmt.percent(iv.per_class[0].confidence, precise=True)}, for reference):"
+            )
+        else:
+            lines.append(f"  per class ({each}):")
+        lines += _class_table(iv.per_class, d)
+    return "\n".join(lines)
+
+
+def binomial_test_text(t) -> str:
+    """Terminal text of a :class:`bacc.BinomialTest`."""
+    pct = fmt.percent(t.confidence, precise=True)
+    verdict = "above chance" if t.above_chance else "not significantly above chance"
+    bverdict = "clears" if t.balanced_above_chance else "does not clear"
+    return "\n".join(
+        [
+            f"Exact binomial test of the accuracy against chance (one-sided, {pct})",
+            f"  accuracy {t.correct}/{t.total} = {t.accuracy:.4f}, chance {t.chance:.4f}",
+            f"  threshold F^-1({t.confidence:.6g}) of Binomial({t.total}, {t.chance:.4g}) = "
+            f"{t.threshold}; p-value {t.p_value:.4g}: {verdict}",
+            f"  balanced accuracy {t.sample_balanced_accuracy:.4f}: exact {pct} lower bound "
+            f"{t.balanced_lower:.4f} ({t.balanced_method}) {bverdict} chance "
+            f"{t.balanced_chance:.4f}",
+        ]
+    )
+
+
+def mcnemar_text(m) -> str:
+    """Terminal text of a :class:`bacc.McNemarTest`."""
+    return (
+        f"Exact McNemar test: only A right {m.only_a}, only B right {m.only_b}, "
+        f"two-sided p = {m.p_value:.4g}"
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# simulation, batches, cross-validation
+def coverage_text(r) -> str:
+    """Terminal table of a :class:`bacc.CoverageResult`."""
+    what = "balanced accuracy" if r.metric == "balanced_accuracy" else "accuracy"
+    rows = [
+        f"Coverage of {fmt.percent(r.confidence, precise=True)} {_SIDES[r.sides]} intervals for "
+        f"the {what} = {r.true_value:.6g}",
+        f"  class sizes {list(r.class_sizes)}, class accuracies "
+        f"{[float(p) for p in r.true_class_accuracies]}, {r.n_sim} simulated test sets",
+        f"  {'method':<17}{'kind':<8}{'coverage':>10}{'+- MC se':>10}{'mean width':>12}"
+        f"{'outside [0,1]':>15}  verdict",
+    ]
+    for m in r.methods:
+        verdict = "keeps nominal" if m.keeps_promise(r.confidence) else "FALLS SHORT"
+        rows.append(
+            f"  {m.method:<17}{'exact' if m.exact else 'approx':<8}{m.coverage:>10.4f}"
+            f"{m.mc_se:>10.4f}{m.mean_width:>12.4f}{m.share_outside:>15.4f}  {verdict}"
+        )
+    return "\n".join(rows)
+
+
+def batch_text(b, *, limit: int = 40) -> str:
+    """Terminal table of a :class:`bacc.BatchEvaluation` (first and last 20 groups beyond
+    ``limit``)."""
+    pct = fmt.percent(b.confidence)
+    head = ["group", "bal.acc", "mean", f"{pct} credible", f"{pct} exact", "P(>chance)"]
+    rows = [
+        [
+            str(name),
+            _f(b.sample_balanced_accuracy[g]),
+            _f(b.mean[g]),
+            _iv(b.lower[g], b.upper[g]),
+            _iv(b.exact_lower[g], b.exact_upper[g]),
+            fmt.probability(float(b.p_above_chance[g])),
+        ]
+        for g, name in enumerate(b.groups)
+    ]
+    half = limit // 2
+    shown = rows if len(rows) <= limit else rows[:half] + [["..."] * len(head)] + rows[-half:]
+    return f"{len(b.groups)} groups, {len(b.labels)} classes\n" + "\n".join(align(head, shown))
+
+
+def cv_text(cv) -> str:
+    """Terminal text of a cross-validated evaluation (:func:`bacc.sklearn.evaluate_cv`)."""
+    ev = cv.evaluation
+    s = ev.balanced_accuracy_summary
+    pct = fmt.percent(ev.confidence)
+    head = (
+        f"Cross-validation, {cv.n_folds} folds: the algorithm (confusion matrices summed "
+        "over folds)\n"
+    )
+    lines = ["", f"{'fold':>6}  {'n':>7}  {'bal.acc':>7}  {'mean':>7}  {pct + ' credible':>20}"]
+    for i, f in enumerate(cv.folds):
+        fs = f.balanced_accuracy_summary
+        lines.append(
+            f"{i:>6}  {f.confusion.total:>7}  {f.sample_balanced_accuracy:>7.4f}  {fs.mean:>7.4f}  "
+            f"{_iv(fs.lower, fs.upper):>20}"
+        )
+    lines.append(
+        f"{'all':>6}  {ev.confusion.total:>7}  {ev.sample_balanced_accuracy:>7.4f}  {s.mean:>7.4f}  "
+        f"{_iv(s.lower, s.upper):>20}"
+    )
+    return head + evaluation_table(ev) + "\n" + "\n".join(lines)

@@ -1,0 +1,96 @@
+"""The one number formatter of bacc's text, HTML, figures and report.
+
+Every number a person reads passes through these functions, so that a probability, an interval
+or a percentage looks the same in a terminal table, a notebook, a figure legend and the report.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["digits_for", "interval", "number", "p_phrase", "percent", "probability"]
+
+
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def number(x, digits: int = 4, *, missing: str = "-") -> str:
+    """``x`` with ``digits`` decimals; ``missing`` for None or nan.
+
+    Examples
+    --------
+    >>> number(0.66578), number(float("nan")), number(1 / 3, 2)
+    ('0.6658', '-', '0.33')
+    """
+    if _missing(x):
+        return missing
+    return f"{float(x):.{digits}f}"
+
+
+def probability(p) -> str:
+    """A probability with four decimals, ``"> 0.9999"`` and ``"< 0.0001"`` at the extremes.
+
+    Examples
+    --------
+    >>> probability(0.99996), probability(3e-7), probability(0.25)
+    ('> 0.9999', '< 0.0001', '0.2500')
+    """
+    if _missing(p):
+        return "-"
+    if p >= 0.9999:
+        return "> 0.9999"
+    if p <= 1e-4:
+        return "< 0.0001"
+    return f"{float(p):.4f}"
+
+
+def p_phrase(p) -> str:
+    """What follows ``P(...)``: ``"= 0.9955"``, ``"> 0.9999"`` or ``"< 0.0001"``.
+
+    Examples
+    --------
+    >>> p_phrase(0.9955), p_phrase(1.0)
+    ('= 0.9955', '> 0.9999')
+    """
+    t = probability(p)
+    return t if t[0] in "<>-" else f"= {t}"
+
+
+def interval(lower, upper, digits: int = 4, *, missing: str = "-") -> str:
+    """``"[lower, upper]"``.
+
+    Examples
+    --------
+    >>> interval(0.5, 0.75)
+    '[0.5000, 0.7500]'
+    """
+    return f"[{number(lower, digits, missing=missing)}, {number(upper, digits, missing=missing)}]"
+
+
+def percent(confidence: float, *, precise: bool = False) -> str:
+    """A confidence level as a percentage: ``"95%"`` (``precise``: up to 6 significant digits,
+    ``"99.99%"``).
+
+    Examples
+    --------
+    >>> percent(0.95), percent(0.9999, precise=True)
+    ('95%', '99.99%')
+    """
+    return f"{100 * confidence:.6g}%" if precise else f"{100 * confidence:g}%"
+
+
+def digits_for(*pairs: tuple[float, float], least: int = 4, most: int = 12) -> int:
+    """Enough decimals to tell the ends of each interval apart (``least`` to ``most``).
+
+    Examples
+    --------
+    >>> digits_for((0.5, 0.6)), digits_for((0.999999, 0.9999995))
+    (4, 9)
+    """
+    d = least
+    for lo, hi in pairs:
+        gap = abs(hi - lo)
+        if math.isfinite(gap) and gap > 0:
+            d = max(d, int(math.ceil(-math.log10(gap))) + 2)
+    return min(d, most)
