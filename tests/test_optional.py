@@ -40,12 +40,3 @@ def test_sklearn_helpers_without_scikit_learn_name_the_sklearn_extra(monkeypatch
     monkeypatch.setitem(sys.modules, "sklearn", None)
     with pytest.raises(MissingDependencyError, match=r"bacc\[sklearn\]"):
         bs.evaluate_cv(object(), [[0.0], [1.0]], [0, 1])
-
-
-def test_plots_without_matplotlib_name_the_plot_extra(monkeypatch):
-    ev = bacc.evaluate([[5, 1], [2, 7]])
-    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
-        monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(MissingDependencyError, match=r"bacc\[plot\]"):
-        ev.plot()

@@ -21,7 +21,7 @@ from matplotlib.patches import Rectangle  # noqa: E402
 import bacc  # noqa: E402
 from bacc.display import plot  # noqa: E402
 from bacc.distributions import BetaSum  # noqa: E402
-from bacc.errors import BaccError  # noqa: E402
+from bacc.errors import BaccError, MissingDependencyError  # noqa: E402
 from bacc.intervals import (  # noqa: E402
     class_intervals,
     exact_interval,
@@ -229,7 +229,7 @@ def test_figure_svg_is_inline_scalable_and_uniquely_identified(ev2):
 def test_missing_matplotlib_says_what_to_install(monkeypatch, ev2):
     for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
         monkeypatch.setitem(sys.modules, name, None)
-    with pytest.raises(BaccError, match=r"pip install bacc\[plot\]"):
+    with pytest.raises(MissingDependencyError, match=r'pip install "bacc\[plot\]"'):
         plot.plot_posterior(ev2)
 
 

@@ -120,6 +120,14 @@ class Evaluation(FrozenArrays):
         c = self.confidence if confidence is None else confidence
         return exact_interval(self.confusion, confidence=c, metric=metric, sides=sides, **kw)
 
+    def class_intervals(self, *, confidence=None, sides: str = "two"):
+        """Exact (Clopper-Pearson) interval of each class accuracy; see
+        :func:`bacc.class_intervals`."""
+        from .intervals import class_intervals
+
+        c = self.confidence if confidence is None else confidence
+        return class_intervals(self.confusion, confidence=c, sides=sides)
+
     def plot(self, **kwargs):
         """Posterior density of the balanced accuracy (see :func:`bacc.display.plot.plot_posterior`)."""
         from .display.plot import plot_posterior

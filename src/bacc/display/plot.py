@@ -363,9 +363,7 @@ def plot_class_accuracies(
     if exact is None:
         exact = ev.exact_interval()
     if class_exact is None:
-        from ..intervals import class_intervals
-
-        class_exact = class_intervals(ev.confusion, ev.confidence)
+        class_exact = ev.class_intervals()
     rows = [("balanced accuracy", ev.sample_balanced_accuracy, exact.lower, exact.upper,
              ev.balanced_accuracy_summary, True)]
     for c, ci in zip(ev.classes, class_exact, strict=True):

@@ -6,7 +6,7 @@ Every result type's ``__str__`` hands the result to a function here; numbers are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from . import numbers as fmt
 
@@ -82,13 +82,38 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
     return header, rows, class_header, class_rows
 
 
-def align(header: Sequence, rows: Sequence[Sequence], *, left: int = 1) -> list[str]:
-    """Lines of a table: the first ``left`` columns left-aligned, the others right-aligned."""
+def align(
+    header: Sequence, rows: Sequence[Sequence], *, left: int | Collection[int] = 1
+) -> list[str]:
+    """Lines of a plain-text table: the one table layout of bacc's terminal output.
+
+    Parameters
+    ----------
+    header : sequence
+        Column titles.
+    rows : sequence of sequences
+        Cells (any values, shown with ``str``), one sequence per row, as long as ``header``.
+    left : int or collection of int
+        The first ``left`` columns (an int) or the columns at these indices (a collection) are
+        left-aligned, the others right-aligned (numbers).
+
+    Returns
+    -------
+    list of str
+        One line per row, header first; columns are separated by two spaces and trailing
+        spaces are removed.
+
+    Examples
+    --------
+    >>> align(["name", "value"], [["a", "1.0"], ["longer", "22.5"]])
+    ['name    value', 'a         1.0', 'longer   22.5']
+    """
+    lefts = set(range(left)) if isinstance(left, int) else set(left)
     table = [list(map(str, header)), *[list(map(str, r)) for r in rows]]
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     out = []
     for r in table:
-        cells = [v.ljust(widths[i]) if i < left else v.rjust(widths[i]) for i, v in enumerate(r)]
+        cells = [v.ljust(widths[i]) if i in lefts else v.rjust(widths[i]) for i, v in enumerate(r)]
         out.append("  ".join(cells).rstrip())
     return out
 
