@@ -309,65 +309,104 @@ def ranking_text(r) -> str:
 _SIDES = {"two": "two-sided", "lower": "one-sided lower", "upper": "one-sided upper"}
 
 
-def _class_table(rows: Sequence, digits: int) -> list[str]:
-    wd = digits + 6
-    out = [
-        f"  {'class':<12}{'correct':>10}{'support':>10}{'accuracy':>{wd}}"
-        f"{'lower':>{wd}}{'upper':>{wd}}"
-    ]
-    for r in rows:
-        mark = "" if r.included else "  (left out: no examples)"
-        out.append(
-            f"  {str(r.label)[:11]:<12}{r.correct:>10d}{r.support:>10d}"
-            f"{fmt.number(r.estimate, digits, missing='nan'):>{wd}}"
-            f"{fmt.number(r.lower, digits, missing='nan'):>{wd}}"
-            f"{fmt.number(r.upper, digits, missing='nan'):>{wd}}{mark}"
-        )
-    return out
+def interval_digits(iv) -> int:
+    """Decimals that tell the ends of the interval and of each per-class interval apart."""
+    return fmt.digits_for((iv.lower, iv.upper), *[(c.lower, c.upper) for c in iv.per_class])
 
 
-def interval_text(iv) -> str:
-    """Terminal text of a :class:`bacc.Interval`, exact or approximate."""
+def interval_title(iv) -> str:
+    """First line of an interval: exact or approximate, level, sides, metric and method."""
     from ..intervals import METHODS
 
     what = "balanced accuracy" if iv.metric == "balanced_accuracy" else "accuracy"
-    d = fmt.digits_for((iv.lower, iv.upper), *[(c.lower, c.upper) for c in iv.per_class])
     sides = f"{fmt.percent(iv.confidence, precise=True)} {_SIDES[iv.sides]}"
     method = METHODS[iv.method]
-    num = lambda x: fmt.number(x, d, missing="nan")  # noqa: E731
     if iv.guaranteed:
-        lines = [
+        return (
             f"Exact {sides} confidence {'interval' if iv.sides == 'two' else 'bound'} for the "
-            f"{what} ({method.title}; {method.reference})",
-        ]
-    else:
-        lines = [
-            f"APPROXIMATE {sides} interval for the {what} ({method.title}; coverage not "
-            "guaranteed)",
-        ]
-    lines.append(f"  estimate {num(iv.estimate)}   interval [{num(iv.lower)}, {num(iv.upper)}]")
+            f"{what} ({method.title}; {method.reference})"
+        )
+    return (
+        f"APPROXIMATE {sides} interval for the {what} ({method.title}; coverage not guaranteed)"
+    )
+
+
+def interval_notes(iv) -> list[str]:
+    """Remarks under an interval: the fold values of a fold-SEM interval, and a warning when
+    the interval leaves [0, 1]."""
+    notes = []
     if iv.method == "fold-sem":
-        lines.append(
-            f"  {len(iv.fold_values)} folds, mean +- {iv.multiplier:.4g} x SEM; "
+        notes.append(
+            f"{len(iv.fold_values)} folds, mean +- {iv.multiplier:.4g} x SEM; "
             "fold values: " + ", ".join(fmt.number(v) for v in iv.fold_values)
         )
     if iv.exceeds_unit_interval:
-        lines.append("  WARNING: the interval leaves [0, 1]; accuracies cannot lie there")
+        notes.append("WARNING: the interval leaves [0, 1]; accuracies cannot lie there")
+    return notes
+
+
+def interval_class_caption(iv) -> str:
+    """What the per-class intervals of an interval are (method and level of each)."""
+    from ..intervals import METHODS
+
+    each = METHODS[iv.per_class[0].method].title
+    if iv.per_bound_confidence is not None:
+        return (
+            f"per class ({each}, each one-sided bound at "
+            f"{fmt.percent(iv.per_bound_confidence, precise=True)}):"
+        )
+    if iv.guaranteed:
+        return (
+            f"per class ({each}, each at "
+            f"{fmt.percent(iv.per_class[0].confidence, precise=True)}, for reference):"
+        )
+    return f"per class ({each}):"
+
+
+def interval_class_rows(iv, digits: int | None = None):
+    """Header and rows of the per-class intervals (shared by the text and HTML forms)."""
+    d = interval_digits(iv) if digits is None else digits
+    header = ["class", "correct", "support", "accuracy", "lower", "upper"]
+    rows = [
+        [
+            f"{c.label}{'' if c.included else ' (left out: no examples)'}",
+            str(c.correct),
+            str(c.support),
+            fmt.number(c.estimate, d, missing="nan"),
+            fmt.number(c.lower, d, missing="nan"),
+            fmt.number(c.upper, d, missing="nan"),
+        ]
+        for c in iv.per_class
+    ]
+    return header, rows
+
+
+def interval_text(iv) -> str:
+    """Terminal text of a :class:`bacc.Interval`, exact or approximate.
+
+    Parameters
+    ----------
+    iv : Interval
+        A result of :func:`bacc.exact_interval`, :func:`bacc.approx_interval` or
+        :func:`bacc.fold_sem_interval`.
+
+    Returns
+    -------
+    str
+        A title line, the estimate and the interval with enough decimals to tell its ends apart
+        (:func:`bacc.display.numbers.digits_for`), remarks, and the per-class intervals.
+    """
+    d = interval_digits(iv)
+    num = lambda x: fmt.number(x, d, missing="nan")  # noqa: E731
+    lines = [
+        interval_title(iv),
+        f"  estimate {num(iv.estimate)}   interval [{num(iv.lower)}, {num(iv.upper)}]",
+        *("  " + note for note in interval_notes(iv)),
+    ]
     if iv.per_class:
-        each = METHODS[iv.per_class[0].method].title
-        if iv.per_bound_confidence is not None:
-            lines.append(
-                f"  per class ({each}, each one-sided bound at "
-                f"{fmt.percent(iv.per_bound_confidence, precise=True)}):"
-            )
-        elif iv.guaranteed:
-            lines.append(
-                f"  per class ({each}, each at "
-                f"{fmt.percent(iv.per_class[0].confidence, precise=True)}, for reference):"
-            )
-        else:
-            lines.append(f"  per class ({each}):")
-        lines += _class_table(iv.per_class, d)
+        header, rows = interval_class_rows(iv, d)
+        lines.append("  " + interval_class_caption(iv))
+        lines += ["    " + line for line in align(header, rows)]
     return "\n".join(lines)
 
 
