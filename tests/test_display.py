@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import math
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -112,17 +114,88 @@ def test_each_result_prints_its_key_numbers(kind):
         assert e in text, f"{kind}: {e!r} not in\n{text}"
 
 
-@pytest.mark.parametrize("kind", ["evaluation", "comparison", "paired", "ranking"])
+@pytest.mark.parametrize("kind", sorted(_results()))
 def test_notebook_html_of_results(kind):
-    result, _ = _results()[kind]
+    result, expected = _results()[kind]
     out = result._repr_html_()
     assert out.startswith("<div>") and "<table>" in out and out.endswith("</div>")
+    for e in expected:
+        assert html.escape(e) in out, f"{kind}: {e!r} not in\n{out}"
+
+
+def test_interval_text_and_html_show_the_same_bounds():
+    iv = bacc.exact_interval(CM_A)
+    d = fmt.digits_for((iv.lower, iv.upper), *[(c.lower, c.upper) for c in iv.per_class])
+    for x in (iv.estimate, iv.lower, iv.upper, *(c.upper for c in iv.per_class)):
+        assert fmt.number(x, d) in str(iv) and fmt.number(x, d) in iv._repr_html_()
+
+
+def test_close_interval_ends_get_enough_decimals_when_printed():
+    n = 10**9
+    iv = bacc.exact_interval([[n - 10, 10], [10, n - 10]])
+    lo_s, hi_s = str(iv).splitlines()[1].split("[")[1].rstrip("]").split(", ")
+    assert lo_s != hi_s and len(lo_s.split(".")[1]) > 4
+    assert float(lo_s) <= iv.estimate <= float(hi_s)
+
+
+def test_undefined_numbers_print_as_nan_not_as_an_error():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", bacc.BaccWarning)
+        iv = bacc.approx_interval([[4, 1, 0], [2, 6, 0], [0, 0, 0]], method="wald", empty="keep")
+    assert math.isnan(iv.estimate)
+    text = str(iv)
+    assert "estimate nan" in text and "interval [nan, nan]" in text
+    assert "nan" in iv._repr_html_()
+
+
+def test_batch_of_many_groups_shows_first_and_last():
+    res = bacc.evaluate_many(np.array([CM_A] * 50), groups=[f"g{i}" for i in range(50)])
+    text = str(res)
+    assert "g0" in text and "g49" in text and "g25" not in text and "..." in text
+    assert "g49" in res._repr_html_() and "g25" not in res._repr_html_()
+
+
+def test_coverage_verdicts_are_printed():
+    r = bacc.coverage(["wald"], [10, 10], [0.95, 0.95], n_sim=500, random_state=0)
+    assert "FALLS SHORT" in str(r) and "FALLS SHORT" in r._repr_html_()
 
 
 def test_comparison_html_shows_the_same_numbers_as_its_text():
     c = bacc.compare(CM_A, CM_B)
     assert fmt.number(c.mean) in str(c)
     assert fmt.number(c.mean) in c._repr_html_()
+
+
+NUMERICS = [
+    "bacc",
+    "bacc.batch",
+    "bacc.comparison",
+    "bacc.confusion",
+    "bacc.distributions",
+    "bacc.errors",
+    "bacc.evaluation",
+    "bacc.intervals",
+    "bacc.metrics",
+    "bacc.posterior",
+    "bacc.progress",
+    "bacc.significance",
+    "bacc.simulation",
+    "bacc.sklearn",
+]
+
+
+def test_importing_the_numerics_does_not_import_the_display_layer():
+    code = (
+        "import importlib, pkgutil, sys\n"
+        f"for name in {NUMERICS!r}:\n"
+        "    importlib.import_module(name)\n"
+        "import bacc._engine as engine\n"
+        "for m in pkgutil.iter_modules(engine.__path__):\n"
+        "    importlib.import_module('bacc._engine.' + m.name)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('bacc.display')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_using_the_numerics_does_not_import_the_display_layer():

@@ -1,4 +1,4 @@
-"""Posterior balanced accuracy: accuracy against independent references (issue bar).
+"""Posterior balanced accuracy: accuracy against independent references.
 
 CDF within 1e-7 of the truth; quantiles (q in [0.001, 0.999]) and the median within the smaller
 of 1e-7 and 0.1 % of the posterior standard deviation; the mode within 0.1 % of the standard

@@ -123,6 +123,11 @@ class BatchEvaluation(FrozenArrays):
 
         return batch_text(self)
 
+    def _repr_html_(self) -> str:
+        from .display.html import batch_html
+
+        return batch_html(self)
+
 
 def _as_stack(counts, groups, labels, rows):
     """Return (G, l, l) int64 counts (rows = true class), group names and labels."""

@@ -356,6 +356,11 @@ class Interval:
 
         return interval_text(self)
 
+    def _repr_html_(self) -> str:
+        from .display.html import interval_html
+
+        return interval_html(self)
+
 # ----------------------------------------------------------------------------------------------
 # per-class data
 def _class_arrays(cm: ConfusionMatrix, empty: str, weights=None, *, warn: bool = True):

@@ -94,6 +94,11 @@ class BinomialTest:
 
         return binomial_test_text(self)
 
+    def _repr_html_(self) -> str:
+        from .display.html import binomial_test_html
+
+        return binomial_test_html(self)
+
 
 def _binom_sf(t: int, n: int, p: float) -> float:
     """``P(K > t)`` for ``K ~ Binomial(n, p)`` via ``I_p(t + 1, n - t)``."""
@@ -227,6 +232,11 @@ class McNemarTest:
         from .display.text import mcnemar_text
 
         return mcnemar_text(self)
+
+    def _repr_html_(self) -> str:
+        from .display.html import mcnemar_html
+
+        return mcnemar_html(self)
 
     def to_dict(self) -> dict:
         """Plain JSON-able dict."""

@@ -165,6 +165,11 @@ class CoverageResult:
 
         return coverage_text(self)
 
+    def _repr_html_(self) -> str:
+        from .display.html import coverage_html
+
+        return coverage_html(self)
+
 
 # ----------------------------------------------------------------------------------------------
 def _tabulate(k_col: np.ndarray, n_i: int, fn: Callable) -> tuple[np.ndarray, np.ndarray]:

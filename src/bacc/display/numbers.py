@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["digits_for", "interval", "number", "p_phrase", "percent", "probability"]
+__all__ = [
+    "digits_for", "interval", "number", "p_phrase", "percent", "probability", "significant",
+]
 
 
 def _missing(x) -> bool:
@@ -55,6 +57,20 @@ def p_phrase(p) -> str:
     """
     t = probability(p)
     return t if t[0] in "<>-" else f"= {t}"
+
+
+def significant(x, digits: int = 4, *, missing: str = "-") -> str:
+    """``x`` with ``digits`` significant digits (p-values, chance levels); ``missing`` for None
+    or nan.
+
+    Examples
+    --------
+    >>> significant(0.0351563), significant(1 / 3, 3), significant(2.5e-7)
+    ('0.03516', '0.333', '2.5e-07')
+    """
+    if _missing(x):
+        return missing
+    return f"{float(x):.{digits}g}"
 
 
 def interval(lower, upper, digits: int = 4, *, missing: str = "-") -> str:

@@ -87,10 +87,6 @@ def _t(text: object) -> str:
     return str(text).replace("$", r"\$")
 
 
-def _fmt(x: float, digits: int = 3) -> str:
-    return fmt.number(x, digits)
-
-
 def _dist_range(dist, lo_q: float = 1e-4) -> tuple[float, float]:
     """Range holding all but ``2 lo_q`` of the mass, clipped to the support."""
     s_lo, s_hi = dist.support()
@@ -127,12 +123,12 @@ def _cap_density(ax: Axes, y: np.ndarray) -> None:
 
 def _chance_line(ax: Axes, chance: float, lo: float, hi: float, *, label: bool = True) -> None:
     if lo <= chance <= hi:
-        ax.axvline(chance, color=GREY, ls="-.", lw=1.2, label=f"chance {chance:.3g}" if label else None)
+        ax.axvline(chance, color=GREY, ls="-.", lw=1.2, label=f"chance {fmt.significant(chance, 3)}" if label else None)
     else:
         # chance is far away: say so at the edge instead of squashing the density
         left = chance < lo
         ax.annotate(
-            f"{'<- ' if left else ''}chance {chance:.3g}{'' if left else ' ->'}",
+            f"{'<- ' if left else ''}chance {fmt.significant(chance, 3)}{'' if left else ' ->'}",
             xy=(0.01 if left else 0.99, 0.03),
             xycoords="axes fraction",
             ha="left" if left else "right",
@@ -202,11 +198,11 @@ def plot_posterior(
         inside = (x >= s.lower) & (x <= s.upper)
         ax.fill_between(
             x, 0, np.nan_to_num(y), where=inside, color=colour, alpha=0.25, lw=0,
-            label=f"{fmt.percent(s.confidence)} interval [{_fmt(s.lower)}, {_fmt(s.upper)}]",
+            label=f"{fmt.percent(s.confidence)} interval {fmt.interval(s.lower, s.upper, 3)}",
         )
-        ax.axvline(s.mean, color=INK, lw=1.3, ls="-", label=f"mean {_fmt(s.mean)}")
-        ax.axvline(s.median, color=INK, lw=1.3, ls="--", label=f"median {_fmt(s.median)}")
-        ax.axvline(s.mode, color=INK, lw=1.3, ls=":", label=f"mode {_fmt(s.mode)}")
+        ax.axvline(s.mean, color=INK, lw=1.3, ls="-", label=f"mean {fmt.number(s.mean, 3)}")
+        ax.axvline(s.median, color=INK, lw=1.3, ls="--", label=f"median {fmt.number(s.median, 3)}")
+        ax.axvline(s.mode, color=INK, lw=1.3, ls=":", label=f"mode {fmt.number(s.mode, 3)}")
         _chance_line(ax, ev.chance, lo, hi)
         _cap_density(ax, y)
         ax.set_ylabel("density")
@@ -244,7 +240,7 @@ def plot_measures(
     ----------
     evaluations : sequence of Evaluation, or mapping name -> Evaluation
     fold_intervals : sequence of Interval or None, optional
-        For each classifier the result of :func:`bacc.approx.fold_sem_interval` (or None when
+        For each classifier the result of :func:`bacc.fold_sem_interval` (or None when
         there are no folds; the red interval is then left out).
     names : sequence of str, optional
         Names of the classifiers (default ``C1, C2, ...`` or the mapping keys).
@@ -284,7 +280,7 @@ def plot_measures(
             ymin, ymax = min(ymin, lo), max(ymax, hi)
             if hi > 1.0:
                 ax.annotate(
-                    f"{100 * hi:.1f}% > 100%", xy=(i + off, hi), xytext=(4, 3),
+                    f"{fmt.number(100 * hi, 1)}% > 100%", xy=(i + off, hi), xytext=(4, 3),
                     textcoords="offset points", fontsize=8, color=col, ha="left",
                 )
     span = max(ymax, 1.0) - ymin
@@ -299,7 +295,7 @@ def plot_measures(
             seen.add("chance")
     far = sorted({round(ev.chance, 6) for ev, ok in zip(evs, near, strict=True) if not ok})
     if far:
-        ax.annotate(f"chance {', '.join(f'{c:.3g}' for c in far)}: below this range",
+        ax.annotate(f"chance {', '.join(fmt.significant(c, 3) for c in far)}: below this range",
                     xy=(0.01, 0.01), xycoords="axes fraction", ha="left", va="bottom",
                     fontsize=8, color=GREY)
     ax.axhline(1.0, color=INK, lw=0.8, ls="--")
@@ -347,7 +343,7 @@ def plot_class_accuracies(
         Exact interval of the balanced accuracy (default ``evaluation.exact_interval()``).
     class_exact : sequence of ClassInterval, optional
         Exact interval of each class accuracy (default
-        :func:`bacc.exact.class_intervals` at the evaluation's confidence, each holding on its
+        :meth:`bacc.Evaluation.class_intervals` at the evaluation's confidence, each holding on its
         own).
     credible : bool
         Also draw the posterior credible interval of each row as a thin line.
@@ -382,7 +378,7 @@ def plot_class_accuracies(
             ax.hlines(y - 0.36, summ.lower, summ.upper, color=INK, lw=1.0)
         if ok and not math.isnan(est):
             ax.plot([est], [y], marker="|", ms=14, mew=2.2, color=colour if y == ys[0] else INK)
-            ax.text(min(hi, 1.0) + 0.01, y, f"{100 * est:.1f}%  [{100 * lo:.1f}, {100 * hi:.1f}]",
+            ax.text(min(hi, 1.0) + 0.01, y, f"{fmt.number(100 * est, 1)}%  {fmt.interval(100 * lo, 100 * hi, 1)}",
                     va="center", fontsize=8)
         else:
             ax.text(0.01, y, "no examples", va="center", fontsize=8, color=GREY)
@@ -409,7 +405,7 @@ def plot_class_accuracies(
         Patch(color=EXACT, alpha=0.35, label=f"class: exact {pct} (Clopper-Pearson)"),
         Line2D([], [], color=INK, marker="|", ls="", ms=9, mew=2, label="sample value"),
         Line2D([], [], color=GREY, ls="-." if chance_near else "",
-               label=f"chance {ev.chance:.3g}" + ("" if chance_near else " (left of this range)")),
+               label=f"chance {fmt.significant(ev.chance, 3)}" + ("" if chance_near else " (left of this range)")),
     ]
     if credible:
         handles.insert(2, Line2D([], [], color=INK, lw=1, label=f"{pct} credible interval"))
@@ -487,9 +483,9 @@ def plot_difference(
     ax = fig.subplots()
     ax.plot(x, y, color=GREEN, lw=1.8, label=f"posterior of {a_name} - {b_name}")
     ax.fill_between(x, 0, np.nan_to_num(y), where=(x >= il) & (x <= ih), color=GREEN, alpha=0.25,
-                    lw=0, label=f"{fmt.percent(c)} interval [{il:.3f}, {ih:.3f}]")
+                    lw=0, label=f"{fmt.percent(c)} interval {fmt.interval(il, ih, 3)}")
     mean = float(dist.mean())
-    ax.axvline(mean, color=INK, lw=1.3, label=f"mean {mean:.3f}")
+    ax.axvline(mean, color=INK, lw=1.3, label=f"mean {fmt.number(mean, 3)}")
     if lo <= 0.0 <= hi:
         ax.axvline(0.0, color=GREY, lw=1.2, ls="-.", label="no difference")
     if rope > 0:
@@ -579,7 +575,7 @@ def plot_forest(
         else:
             far.append(ch)
     ax.set_xlim(max(0.0, lo - 0.05 * span), min(1.0, hi + 0.05 * span) + 0.01 * span)
-    note = f"   (chance {', '.join(f'{c:.3g}' for c in far)}: left of this range)" if far else ""
+    note = f"   (chance {', '.join(fmt.significant(c, 3) for c in far)}: left of this range)" if far else ""
     ax.set_yticks(ys, [_short(names[i]) for i in order], fontsize=8)
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlabel("balanced accuracy")

@@ -248,7 +248,8 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
                 if fi.exceeds_unit_interval else "")
         parts.append(
             f"<p>Approximate (for comparison): mean of {len(fi.fold_values)} fold accuracies "
-            f"&#177; {fi.multiplier:g} SEM = {fi.estimate:.4f} [{fi.lower:.4f}, {fi.upper:.4f}]{flag}</p>"
+            f"&#177; {fi.multiplier:g} SEM = {fmt.number(fi.estimate)} "
+            f"{fmt.interval(fi.lower, fi.upper)}{flag}</p>"
         )
     parts.append(f"<h3>Per class (accuracy = recall)</h3><div class=\"scroll\">{html_table(ch, crows)}</div>")
     if pictures:

@@ -12,16 +12,34 @@ from . import numbers as fmt
 
 __all__ = [
     "align",
+    "batch_rows",
     "batch_summary_table",
     "batch_text",
+    "batch_title",
+    "binomial_test_rows",
     "binomial_test_text",
+    "binomial_test_title",
+    "comparison_rows",
     "comparison_text",
+    "comparison_title",
+    "coverage_rows",
     "coverage_text",
+    "coverage_title",
     "cv_text",
     "evaluation_rows",
     "evaluation_table",
+    "interval_class_caption",
+    "interval_class_rows",
+    "interval_digits",
+    "interval_notes",
     "interval_text",
+    "interval_title",
+    "mcnemar_line",
+    "mcnemar_rows",
+    "mcnemar_text",
+    "ranking_rows",
     "ranking_text",
+    "ranking_title",
     "summary_header",
     "summary_row",
     "summary_table",
@@ -145,7 +163,8 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
         )
     lines += [
         "",
-        f"P(balanced accuracy > chance {ev.chance:.4g}) {fmt.p_phrase(ev.p_above_chance)}",
+        f"P(balanced accuracy > chance {fmt.significant(ev.chance)}) "
+        f"{fmt.p_phrase(ev.p_above_chance)}",
         "",
         "per class (accuracy = recall):",
         *("  " + line for line in align(ch, crows)),
@@ -251,7 +270,7 @@ def mcnemar_line(c) -> str:
     a, b = c.names
     return (
         f"exact McNemar test (accuracy): only {a} right {m.only_a}, only {b} right "
-        f"{m.only_b}, two-sided p = {m.p_value:.4g}"
+        f"{m.only_b}, two-sided p = {fmt.significant(m.p_value)}"
     )
 
 
@@ -275,8 +294,8 @@ def ranking_rows(r):
             str(r.rank[i]),
             str(r.wins[i]),
             _f(r.mean_balanced_accuracy[i]),
-            f"{r.p_best[i]:.4f} ± {r.p_best_se[i]:.4f}",
-            f"{r.expected_rank[i]:.3f} ± {r.expected_rank_se[i]:.3f}",
+            f"{_f(r.p_best[i])} ± {_f(r.p_best_se[i])}",
+            f"{_f(r.expected_rank[i], 3)} ± {_f(r.expected_rank_se[i], 3)}",
         ]
         for i in r.order
     ]
@@ -337,7 +356,7 @@ def interval_notes(iv) -> list[str]:
     notes = []
     if iv.method == "fold-sem":
         notes.append(
-            f"{len(iv.fold_values)} folds, mean +- {iv.multiplier:.4g} x SEM; "
+            f"{len(iv.fold_values)} folds, mean +- {fmt.significant(iv.multiplier)} x SEM; "
             "fold values: " + ", ".join(fmt.number(v) for v in iv.fold_values)
         )
     if iv.exceeds_unit_interval:
@@ -410,73 +429,190 @@ def interval_text(iv) -> str:
     return "\n".join(lines)
 
 
+def binomial_test_title(t) -> str:
+    """First line of a :class:`bacc.BinomialTest`."""
+    pct = fmt.percent(t.confidence, precise=True)
+    return f"Exact binomial test of the accuracy against chance (one-sided, {pct})"
+
+
+def binomial_test_rows(t):
+    """Header and rows of a :class:`bacc.BinomialTest` (the HTML form)."""
+    pct = fmt.percent(t.confidence, precise=True)
+    return ["", "value"], [
+        ["accuracy", f"{t.correct}/{t.total} = {fmt.number(t.accuracy)}"],
+        ["chance", fmt.number(t.chance)],
+        [
+            f"threshold F^-1({fmt.significant(t.confidence, 6)}) of Binomial({t.total}, "
+            f"{fmt.significant(t.chance)})",
+            str(t.threshold),
+        ],
+        ["p-value", fmt.significant(t.p_value)],
+        ["accuracy verdict", "above chance" if t.above_chance else "not significantly above chance"],
+        ["balanced accuracy", fmt.number(t.sample_balanced_accuracy)],
+        [f"exact {pct} lower bound ({t.balanced_method})", fmt.number(t.balanced_lower)],
+        ["balanced chance", fmt.number(t.balanced_chance)],
+        [
+            "balanced accuracy verdict",
+            f"{'clears' if t.balanced_above_chance else 'does not clear'} chance",
+        ],
+    ]
+
+
 def binomial_test_text(t) -> str:
-    """Terminal text of a :class:`bacc.BinomialTest`."""
+    """Terminal text of a :class:`bacc.BinomialTest`.
+
+    Parameters
+    ----------
+    t : BinomialTest
+        A result of :func:`bacc.binomial_test`.
+
+    Returns
+    -------
+    str
+        The accuracy against chance (threshold and p-value) and the exact lower bound of the
+        balanced accuracy against its chance level.
+    """
     pct = fmt.percent(t.confidence, precise=True)
     verdict = "above chance" if t.above_chance else "not significantly above chance"
     bverdict = "clears" if t.balanced_above_chance else "does not clear"
     return "\n".join(
         [
-            f"Exact binomial test of the accuracy against chance (one-sided, {pct})",
-            f"  accuracy {t.correct}/{t.total} = {t.accuracy:.4f}, chance {t.chance:.4f}",
-            f"  threshold F^-1({t.confidence:.6g}) of Binomial({t.total}, {t.chance:.4g}) = "
-            f"{t.threshold}; p-value {t.p_value:.4g}: {verdict}",
-            f"  balanced accuracy {t.sample_balanced_accuracy:.4f}: exact {pct} lower bound "
-            f"{t.balanced_lower:.4f} ({t.balanced_method}) {bverdict} chance "
-            f"{t.balanced_chance:.4f}",
+            binomial_test_title(t),
+            f"  accuracy {t.correct}/{t.total} = {fmt.number(t.accuracy)}, chance "
+            f"{fmt.number(t.chance)}",
+            f"  threshold F^-1({fmt.significant(t.confidence, 6)}) of Binomial({t.total}, "
+            f"{fmt.significant(t.chance)}) = {t.threshold}; p-value "
+            f"{fmt.significant(t.p_value)}: {verdict}",
+            f"  balanced accuracy {fmt.number(t.sample_balanced_accuracy)}: exact {pct} lower "
+            f"bound {fmt.number(t.balanced_lower)} ({t.balanced_method}) {bverdict} chance "
+            f"{fmt.number(t.balanced_chance)}",
         ]
     )
 
 
+def mcnemar_rows(m):
+    """Header and rows of a :class:`bacc.McNemarTest` (the HTML form)."""
+    header = ["", "only A right", "only B right", "two-sided p"]
+    return header, [["discordant pairs", str(m.only_a), str(m.only_b), fmt.significant(m.p_value)]]
+
+
 def mcnemar_text(m) -> str:
-    """Terminal text of a :class:`bacc.McNemarTest`."""
+    """Terminal text of a :class:`bacc.McNemarTest`.
+
+    Parameters
+    ----------
+    m : McNemarTest
+        A result of :func:`bacc.mcnemar_exact`.
+
+    Returns
+    -------
+    str
+        One line: the discordant counts and the two-sided p-value.
+    """
     return (
         f"Exact McNemar test: only A right {m.only_a}, only B right {m.only_b}, "
-        f"two-sided p = {m.p_value:.4g}"
+        f"two-sided p = {fmt.significant(m.p_value)}"
     )
 
 
 # ----------------------------------------------------------------------------------------------
 # simulation, batches, cross-validation
-def coverage_text(r) -> str:
-    """Terminal table of a :class:`bacc.CoverageResult`."""
+def coverage_title(r) -> list[str]:
+    """The two lines above a coverage table: what was simulated."""
     what = "balanced accuracy" if r.metric == "balanced_accuracy" else "accuracy"
-    rows = [
+    return [
         f"Coverage of {fmt.percent(r.confidence, precise=True)} {_SIDES[r.sides]} intervals for "
-        f"the {what} = {r.true_value:.6g}",
-        f"  class sizes {list(r.class_sizes)}, class accuracies "
+        f"the {what} = {fmt.significant(r.true_value, 6)}",
+        f"class sizes {list(r.class_sizes)}, class accuracies "
         f"{[float(p) for p in r.true_class_accuracies]}, {r.n_sim} simulated test sets",
-        f"  {'method':<17}{'kind':<8}{'coverage':>10}{'+- MC se':>10}{'mean width':>12}"
-        f"{'outside [0,1]':>15}  verdict",
     ]
-    for m in r.methods:
-        verdict = "keeps nominal" if m.keeps_promise(r.confidence) else "FALLS SHORT"
-        rows.append(
-            f"  {m.method:<17}{'exact' if m.exact else 'approx':<8}{m.coverage:>10.4f}"
-            f"{m.mc_se:>10.4f}{m.mean_width:>12.4f}{m.share_outside:>15.4f}  {verdict}"
-        )
-    return "\n".join(rows)
+
+
+def coverage_rows(r):
+    """Header and rows of a :class:`bacc.CoverageResult`, one row per method (shared by the
+    text and HTML forms)."""
+    header = ["method", "kind", "coverage", "+- MC se", "mean width", "outside [0,1]", "verdict"]
+    rows = [
+        [
+            m.method,
+            "exact" if m.exact else "approx",
+            fmt.number(m.coverage),
+            fmt.number(m.mc_se),
+            fmt.number(m.mean_width),
+            fmt.number(m.share_outside),
+            "keeps nominal" if m.keeps_promise(r.confidence) else "FALLS SHORT",
+        ]
+        for m in r.methods
+    ]
+    return header, rows
+
+
+def coverage_text(r) -> str:
+    """Terminal table of a :class:`bacc.CoverageResult`.
+
+    Parameters
+    ----------
+    r : CoverageResult
+        A result of :func:`bacc.coverage`.
+
+    Returns
+    -------
+    str
+        What was simulated, then one row per method: coverage with its Monte Carlo standard
+        error, mean width, share of intervals outside [0, 1], and whether the method keeps its
+        nominal coverage.
+    """
+    first, second = coverage_title(r)
+    header, rows = coverage_rows(r)
+    lines = [first, "  " + second, *("  " + line for line in align(header, rows, left=(0, 1, 6)))]
+    return "\n".join(lines)
+
+
+def batch_rows(b, *, limit: int = 40):
+    """Header and rows of a :class:`bacc.BatchEvaluation`; beyond ``limit`` groups the first and
+    last ``limit // 2`` with a row of ``...`` between them."""
+    pct = fmt.percent(b.confidence)
+    head = ["group", "bal.acc", "mean", f"{pct} credible", f"{pct} exact", "P(>chance)"]
+    n = len(b.groups)
+    half = limit // 2
+    shown = range(n) if n <= limit else [*range(half), None, *range(n - half, n)]
+    rows = [
+        ["..."] * len(head) if g is None else [
+            str(b.groups[g]),
+            _f(float(b.sample_balanced_accuracy[g])),
+            _f(float(b.mean[g])),
+            _iv(float(b.lower[g]), float(b.upper[g])),
+            _iv(float(b.exact_lower[g]), float(b.exact_upper[g])),
+            fmt.probability(float(b.p_above_chance[g])),
+        ]
+        for g in shown
+    ]
+    return head, rows
+
+
+def batch_title(b) -> str:
+    """First line of a :class:`bacc.BatchEvaluation`: groups and classes."""
+    return f"{len(b.groups)} groups, {len(b.labels)} classes"
 
 
 def batch_text(b, *, limit: int = 40) -> str:
-    """Terminal table of a :class:`bacc.BatchEvaluation` (first and last 20 groups beyond
-    ``limit``)."""
-    pct = fmt.percent(b.confidence)
-    head = ["group", "bal.acc", "mean", f"{pct} credible", f"{pct} exact", "P(>chance)"]
-    rows = [
-        [
-            str(name),
-            _f(b.sample_balanced_accuracy[g]),
-            _f(b.mean[g]),
-            _iv(b.lower[g], b.upper[g]),
-            _iv(b.exact_lower[g], b.exact_upper[g]),
-            fmt.probability(float(b.p_above_chance[g])),
-        ]
-        for g, name in enumerate(b.groups)
-    ]
-    half = limit // 2
-    shown = rows if len(rows) <= limit else rows[:half] + [["..."] * len(head)] + rows[-half:]
-    return f"{len(b.groups)} groups, {len(b.labels)} classes\n" + "\n".join(align(head, shown))
+    """Terminal table of a :class:`bacc.BatchEvaluation`.
+
+    Parameters
+    ----------
+    b : BatchEvaluation
+        A result of :func:`bacc.evaluate_many`.
+    limit : int
+        Most groups shown; beyond it the first and last ``limit // 2``.
+
+    Returns
+    -------
+    str
+        One row per group: sample balanced accuracy, posterior mean, credible and exact
+        intervals, and P(> chance).
+    """
+    head, rows = batch_rows(b, limit=limit)
+    return batch_title(b) + "\n" + "\n".join(align(head, rows))
 
 
 def cv_text(cv) -> str:
@@ -488,15 +624,20 @@ def cv_text(cv) -> str:
         f"Cross-validation, {cv.n_folds} folds: the algorithm (confusion matrices summed "
         "over folds)\n"
     )
-    lines = ["", f"{'fold':>6}  {'n':>7}  {'bal.acc':>7}  {'mean':>7}  {pct + ' credible':>20}"]
-    for i, f in enumerate(cv.folds):
-        fs = f.balanced_accuracy_summary
-        lines.append(
-            f"{i:>6}  {f.confusion.total:>7}  {f.sample_balanced_accuracy:>7.4f}  {fs.mean:>7.4f}  "
-            f"{_iv(fs.lower, fs.upper):>20}"
-        )
-    lines.append(
-        f"{'all':>6}  {ev.confusion.total:>7}  {ev.sample_balanced_accuracy:>7.4f}  {s.mean:>7.4f}  "
-        f"{_iv(s.lower, s.upper):>20}"
+    header = ["fold", "n", "bal.acc", "mean", f"{pct} credible"]
+    rows = [
+        [
+            str(i),
+            str(f.confusion.total),
+            _f(f.sample_balanced_accuracy),
+            _f(f.balanced_accuracy_summary.mean),
+            _iv(f.balanced_accuracy_summary.lower, f.balanced_accuracy_summary.upper),
+        ]
+        for i, f in enumerate(cv.folds)
+    ]
+    rows.append(
+        ["all", str(ev.confusion.total), _f(ev.sample_balanced_accuracy), _f(s.mean),
+         _iv(s.lower, s.upper)]
     )
+    lines = ["", *align(header, rows, left=0)]
     return head + evaluation_table(ev) + "\n" + "\n".join(lines)
