@@ -1,0 +1,47 @@
+"""The README's Python examples run as written (with example data for the names they assume)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bacc
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+
+
+def _namespace() -> dict:
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 2, 200)
+    pred_a = np.where(rng.random(200) < 0.85, y_true, 1 - y_true)
+    pred_b = np.where(rng.random(200) < 0.75, y_true, 1 - y_true)
+    cm = [[42, 3], [6, 4]]
+    return {
+        "bacc": bacc,
+        "cm": cm,
+        "cm_a": cm,
+        "cm_b": [[40, 5], [3, 7]],
+        "ev": bacc.evaluate(cm),
+        "ev_a": bacc.evaluate(cm),
+        "ev_b": bacc.evaluate([[40, 5], [3, 7]]),
+        "ev_c": bacc.evaluate([[30, 15], [2, 8]]),
+        "y_true": y_true,
+        "pred_a": pred_a,
+        "pred_b": pred_b,
+        "stack": np.array([cm, [[40, 5], [3, 7]]]),
+    }
+
+
+def test_the_readme_has_python_examples():
+    assert len(BLOCKS) >= 4
+
+
+@pytest.mark.parametrize("i", range(len(BLOCKS)))
+def test_readme_example_runs(i):
+    if "to_pandas" in BLOCKS[i]:
+        pytest.importorskip("pandas")
+    exec(compile(BLOCKS[i], f"README.md block {i + 1}", "exec"), _namespace())
