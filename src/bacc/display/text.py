@@ -45,8 +45,6 @@ __all__ = [
     "summary_table",
 ]
 
-_f = fmt.number
-_iv = fmt.interval
 
 
 def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence | None = None):
@@ -76,9 +74,9 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
         ("balanced accuracy", ev.sample_balanced_accuracy, ev.balanced_accuracy_summary, exact),
         ("accuracy", ev.sample_accuracy, ev.accuracy_summary, accuracy_exact),
     ):
-        row = [name, _f(sample), _f(s.mean), _f(s.median), _f(s.mode), _iv(s.lower, s.upper)]
+        row = [name, fmt.number(sample), fmt.number(s.mean), fmt.number(s.median), fmt.number(s.mode), fmt.interval(s.lower, s.upper)]
         if with_exact:
-            row.append(_iv(ex.lower, ex.upper) if ex is not None else "-")
+            row.append(fmt.interval(ex.lower, ex.upper) if ex is not None else "-")
         rows.append(row)
     class_header = ["class", "correct / n", "sample", "mean", f"{pct} credible"]
     if class_exact is not None:
@@ -89,13 +87,13 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
         row = [
             f"{c.label}{mark}",
             f"{c.correct} / {c.support}",
-            _f(c.sample_accuracy),
-            _f(c.summary.mean),
-            _iv(c.summary.lower, c.summary.upper),
+            fmt.number(c.sample_accuracy),
+            fmt.number(c.summary.mean),
+            fmt.interval(c.summary.lower, c.summary.upper),
         ]
         if class_exact is not None:
             ci = class_exact[i]
-            row.append(_iv(ci.lower, ci.upper) if c.support > 0 else "-")
+            row.append(fmt.interval(ci.lower, ci.upper) if c.support > 0 else "-")
         class_rows.append(row)
     return header, rows, class_header, class_rows
 
@@ -159,7 +157,7 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
         warn = "  <- leaves [0, 1]" if fi.exceeds_unit_interval else ""
         lines.append(
             f"approximate: mean of {len(fi.fold_values)} fold accuracies +- {fi.multiplier:g} SEM = "
-            f"{_f(fi.estimate)} {_iv(fi.lower, fi.upper)}{warn}"
+            f"{fmt.number(fi.estimate)} {fmt.interval(fi.lower, fi.upper)}{warn}"
         )
     lines += [
         "",
@@ -192,11 +190,11 @@ def summary_row(name: str, ev, exact=None, *, compact: bool = False) -> list[str
         str(name),
         *([] if compact else [str(cm.n_classes)]),
         str(cm.total),
-        _f(ev.sample_accuracy),
-        _f(ev.sample_balanced_accuracy),
-        _f(s.mean),
-        _iv(s.lower, s.upper),
-        _iv(exact.lower, exact.upper) if exact is not None else "-",
+        fmt.number(ev.sample_accuracy),
+        fmt.number(ev.sample_balanced_accuracy),
+        fmt.number(s.mean),
+        fmt.interval(s.lower, s.upper),
+        fmt.interval(exact.lower, exact.upper) if exact is not None else "-",
         fmt.probability(ev.p_above_chance),
     ]
 
@@ -217,10 +215,10 @@ def batch_summary_table(batch) -> str:
     n = batch.support.sum(axis=1)
     rows = [
         [
-            str(g), str(int(n[i])), _f(float(batch.sample_accuracy[i])),
-            _f(float(batch.sample_balanced_accuracy[i])), _f(float(batch.mean[i])),
-            _iv(float(batch.lower[i]), float(batch.upper[i])),
-            _iv(float(batch.exact_lower[i]), float(batch.exact_upper[i])),
+            str(g), str(int(n[i])), fmt.number(float(batch.sample_accuracy[i])),
+            fmt.number(float(batch.sample_balanced_accuracy[i])), fmt.number(float(batch.mean[i])),
+            fmt.interval(float(batch.lower[i]), float(batch.upper[i])),
+            fmt.interval(float(batch.exact_lower[i]), float(batch.exact_upper[i])),
             fmt.probability(float(batch.p_above_chance[i])),
         ]
         for i, g in enumerate(batch.groups)
@@ -235,9 +233,9 @@ def comparison_rows(c):
     a, b = c.names
     header = ["", "sample", "posterior mean", f"{fmt.percent(c.confidence)} interval"]
     rows = [
-        [f"balanced accuracy {a}", _f(c.sample_balanced_accuracy[0]), _f(c.mean_balanced_accuracy[0]), ""],
-        [f"balanced accuracy {b}", _f(c.sample_balanced_accuracy[1]), _f(c.mean_balanced_accuracy[1]), ""],
-        [f"difference {a} - {b}", _f(c.sample_difference), _f(c.mean), _iv(c.lower, c.upper)],
+        [f"balanced accuracy {a}", fmt.number(c.sample_balanced_accuracy[0]), fmt.number(c.mean_balanced_accuracy[0]), ""],
+        [f"balanced accuracy {b}", fmt.number(c.sample_balanced_accuracy[1]), fmt.number(c.mean_balanced_accuracy[1]), ""],
+        [f"difference {a} - {b}", fmt.number(c.sample_difference), fmt.number(c.mean), fmt.interval(c.lower, c.upper)],
     ]
     probs = [[f"P({a} > {b})", fmt.probability(c.p_better)]]
     if c.rope > 0:
@@ -293,9 +291,9 @@ def ranking_rows(r):
             str(r.names[i]),
             str(r.rank[i]),
             str(r.wins[i]),
-            _f(r.mean_balanced_accuracy[i]),
-            f"{_f(r.p_best[i])} ± {_f(r.p_best_se[i])}",
-            f"{_f(r.expected_rank[i], 3)} ± {_f(r.expected_rank_se[i], 3)}",
+            fmt.number(r.mean_balanced_accuracy[i]),
+            f"{fmt.number(r.p_best[i])} ± {fmt.number(r.p_best_se[i])}",
+            f"{fmt.number(r.expected_rank[i], 3)} ± {fmt.number(r.expected_rank_se[i], 3)}",
         ]
         for i in r.order
     ]
@@ -579,10 +577,10 @@ def batch_rows(b, *, limit: int = 40):
     rows = [
         ["..."] * len(head) if g is None else [
             str(b.groups[g]),
-            _f(float(b.sample_balanced_accuracy[g])),
-            _f(float(b.mean[g])),
-            _iv(float(b.lower[g]), float(b.upper[g])),
-            _iv(float(b.exact_lower[g]), float(b.exact_upper[g])),
+            fmt.number(float(b.sample_balanced_accuracy[g])),
+            fmt.number(float(b.mean[g])),
+            fmt.interval(float(b.lower[g]), float(b.upper[g])),
+            fmt.interval(float(b.exact_lower[g]), float(b.exact_upper[g])),
             fmt.probability(float(b.p_above_chance[g])),
         ]
         for g in shown
@@ -629,15 +627,15 @@ def cv_text(cv) -> str:
         [
             str(i),
             str(f.confusion.total),
-            _f(f.sample_balanced_accuracy),
-            _f(f.balanced_accuracy_summary.mean),
-            _iv(f.balanced_accuracy_summary.lower, f.balanced_accuracy_summary.upper),
+            fmt.number(f.sample_balanced_accuracy),
+            fmt.number(f.balanced_accuracy_summary.mean),
+            fmt.interval(f.balanced_accuracy_summary.lower, f.balanced_accuracy_summary.upper),
         ]
         for i, f in enumerate(cv.folds)
     ]
     rows.append(
-        ["all", str(ev.confusion.total), _f(ev.sample_balanced_accuracy), _f(s.mean),
-         _iv(s.lower, s.upper)]
+        ["all", str(ev.confusion.total), fmt.number(ev.sample_balanced_accuracy), fmt.number(s.mean),
+         fmt.interval(s.lower, s.upper)]
     )
     lines = ["", *align(header, rows, left=0)]
     return head + evaluation_table(ev) + "\n" + "\n".join(lines)
