@@ -47,11 +47,12 @@ import numpy as np
 from scipy import special as sc
 
 from ._engine import beta as _beta
-from ._engine.components import RHO, partition
+from ._engine.aggregate import BetaNarrow, MomentNarrow
+from ._engine.components import RHO, TwoPoint, partition
 from ._engine.convert import readonly
 from ._engine.lattice import GridTable
 from ._engine.pair import PairSums
-from ._engine.paired import PairedComponents, PairedTable
+from ._engine.paired import PairedComponents, PairedTable, difference_cumulants
 from ._engine.solvers import (
     beta_k4,
     beta_moments,
@@ -544,13 +545,23 @@ class BetaSum(SumDistribution):
     def _prepare(self) -> None:
         if self._prepared:
             return
-        ib, lattice_ids, folded_mean = partition(self._cvar, self._cmean)
+        plan = partition(self._cvar)
+        ib, lattice_ids = plan.widest, plan.lattice
         self._ib = ib
         self._b_logbeta = float(sc.betaln(self._a[ib], self._b[ib]))
-        self._offset = self._shift + folded_mean
+        self._offset = self._shift
         self._pair = None
         self._grid = None
-        if len(lattice_ids) == 1:
+        self._rule = None
+        narrow = None
+        if plan.narrow:
+            nn = plan.narrow
+            narrow = BetaNarrow(self._a[nn], self._b[nn], self._w[nn])
+            self._offset += narrow.mean
+            if plan.rule:
+                self._rule = TwoPoint(0.0, narrow.var, narrow.m3)
+                narrow = None
+        if len(lattice_ids) == 1 and narrow is None:
             # two components: exact one-dimensional quadrature
             ir = lattice_ids[0]
             self._pair = PairSums(
@@ -558,7 +569,9 @@ class BetaSum(SumDistribution):
             )
             self._has_slope = True
         elif lattice_ids:
-            self._grid = GridTable(self._a, self._b, self._w, ib, lattice_ids, 2 * self._resolution)
+            self._grid = GridTable(
+                self._a, self._b, self._w, ib, lattice_ids, 2 * self._resolution, narrow
+            )
         self._prepared = True
 
     def _b_values(self, z, kinds):
@@ -579,6 +592,12 @@ class BetaSum(SumDistribution):
     def _combine(self, x, kinds):
         """Values of the requested functions (cdf, sf, pdf) at x."""
         x = np.asarray(x, dtype=float) - self._offset
+        if self._rule is not None:
+            return self._rule.apply(self._values, x, kinds)
+        return self._values(x, kinds)
+
+    def _values(self, x, kinds):
+        """Values of the sum without a narrow part entered by rule, at x (offset removed)."""
         if self._pair is not None:
             return self._pair.values(x, kinds)
         if self._grid is not None:
@@ -842,12 +861,28 @@ class PairedDifference(SumDistribution):
     def _prepare(self) -> None:
         if self._prepared:
             return
-        ib, ids, folded = partition(self._cvar, self.weights * self._comp.mean)
+        plan = partition(self._cvar)
+        ib, ids = plan.widest, plan.lattice
         self._ib = ib
-        self._offset = folded
+        self._offset = 0.0
+        self._rule = None
+        narrow = None
+        if plan.narrow:
+            # the narrow classes together, by their exact first four cumulants
+            nn = plan.narrow
+            w = self.weights[nn]
+            var, m3, k4 = difference_cumulants(self.alpha[nn])
+            self._offset = float(np.sum(w * self._comp.mean[nn]))
+            moments = (float(np.sum(w**2 * var)), float(np.sum(w**3 * m3)))
+            if plan.rule:
+                self._rule = TwoPoint(0.0, *moments)
+            else:
+                narrow = MomentNarrow(0.0, *moments, float(np.sum(w**4 * k4)), len(nn))
         self._table = None
         if ids:
-            self._table = PairedTable(self._comp, self.weights, ib, ids, 2 * self._resolution)
+            self._table = PairedTable(
+                self._comp, self.weights, ib, ids, 2 * self._resolution, narrow
+            )
         self._prepared = True
 
     @property
@@ -858,6 +893,11 @@ class PairedDifference(SumDistribution):
 
     def _combine(self, x, kinds):
         x = np.asarray(x, dtype=float) - self._offset
+        if self._rule is not None:
+            return self._rule.apply(self._values, x, kinds)
+        return self._values(x, kinds)
+
+    def _values(self, x, kinds):
         if self._table is not None:
             return self._table.values(x, kinds)
         wB = self.weights[self._ib]

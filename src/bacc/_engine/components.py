@@ -1,47 +1,108 @@
 """The one preparation step of every sum of independent components: which component is kept
-exact, which enter a lattice, and which are so narrow that they enter by their mean alone."""
+exact, which enter the lattice, and which are narrow enough to enter together as one law.
+
+The cost of a lattice is set by its step, and the step by the narrowest component resolved on
+it. When class sizes are alike every component is resolved (16 steps per standard deviation of
+the narrowest). When they are not (the spreads differ by more than ``MIXED``), the step is set
+by the spread of the whole sum instead, and the components narrower than two steps are summed
+into one narrow part (:class:`bacc._engine.aggregate.NarrowPart`) that enters as one law, with
+its exact mean, variance, third moment and fourth cumulant. Beside a two-component sum, a narrow
+part of spread below ``NARROW_RULE`` times the whole enters by a two-point rule instead
+(:class:`TwoPoint`). No component's variance is dropped, and the cost no longer depends on the
+ratio of the widest spread to the narrowest.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
-#: Relative spread below which a component is folded in by its mean (its variance changes the
-#: CDF by less than 1e-8).
-TINY = 3e-4
 #: Lattice steps per standard deviation of the narrowest lattice component, halved.
 RHO = 8.0
+#: Ratio of the whole sum's spread to a component's above which the component is narrow.
+MIXED = 64.0
+#: A narrow part this much narrower than the whole enters a two-component sum by a two-point
+#: rule (error below 0.05 (sd / sd_sum)^4 = 3e-11 in the CDF).
+NARROW_RULE = 5e-3
 
 
-def partition(cvar: np.ndarray, cmean: np.ndarray) -> tuple[int, list[int], float]:
-    """Split components by spread.
+@dataclass
+class Plan:
+    """How a sum of components is computed.
+
+    ``widest``: index of the component evaluated exactly; ``lattice``: the components resolved
+    on the lattice (or, when there is one, the second component of the exact two-component
+    quadrature), in ascending spread; ``narrow``: the components entered together as one narrow
+    part; ``rule``: whether that part enters by the two-point rule (else as a lattice row).
+    """
+
+    widest: int
+    lattice: list[int] = field(default_factory=list)
+    narrow: list[int] = field(default_factory=list)
+    rule: bool = False
+
+
+def split_scales(
+    sd: np.ndarray, sd_sum: float | None = None, mixed: float = MIXED
+) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the components within a factor ``MIXED`` of ``sd_sum`` (default: the spread
+    of their sum; resolved on a lattice) and of the narrower ones (one narrow part), each in
+    ascending spread. The widest is always resolved."""
+    order = np.argsort(sd, kind="stable")
+    if sd_sum is None:
+        sd_sum = float(np.sqrt(np.sum(sd**2)))
+    narrow = order[:-1][sd[order[:-1]] * mixed < sd_sum]
+    return order[narrow.size :], narrow
+
+
+def partition(cvar: np.ndarray, mixed: float = MIXED) -> Plan:
+    """Split components by spread (see the module notes).
 
     Parameters
     ----------
-    cvar, cmean : ndarray, shape (m,)
-        Variance and mean of each weighted component.
-
-    Returns
-    -------
-    widest : int
-        Index of the widest component (evaluated exactly).
-    lattice : list of int
-        The other components that enter the computation, in ascending spread.
-    folded_mean : float
-        Sum of the means of the components left out (narrower than ``TINY`` times the spread of
-        all the others).
+    cvar : ndarray, shape (m,)
+        Variance of each weighted component.
+    mixed : float
+        Components narrower than ``1 / mixed`` of the whole sum form the narrow part.
     """
     sd = np.sqrt(cvar)
     order = np.argsort(sd, kind="stable")
-    widest = int(order[-1])
-    rest = [int(i) for i in order[:-1]]
-    folded = 0.0
-    lattice: list[int] = []
-    if rest:
-        var_rest = float(np.sum(cvar[rest]))
-        for i in rest:  # ascending spread
-            others = var_rest - cvar[i]
-            if others > 0 and sd[i] < TINY * np.sqrt(others):
-                folded += float(cmean[i])
-            else:
-                lattice.append(i)
-    return widest, lattice, folded
+    plan = Plan(widest=int(order[-1]))
+    rest = order[:-1]
+    if rest.size == 0:
+        return plan
+    keep, narrow = split_scales(sd[rest], float(np.sqrt(np.sum(cvar))), mixed)
+    keep, narrow = rest[keep], rest[narrow]
+    sd_narrow = float(np.sqrt(np.sum(cvar[narrow])))
+    plan.rule = bool(
+        narrow.size and keep.size == 1 and sd_narrow <= NARROW_RULE * np.sqrt(np.sum(cvar))
+    )
+    plan.lattice = [int(i) for i in keep]
+    plan.narrow = [int(i) for i in narrow]
+    return plan
+
+
+class TwoPoint:
+    """The two-point law with the mean, variance and third moment of a narrow part.
+
+    ``E[g(D)] ~ p1 g(d1) + p2 g(d2)`` is exact for cubic ``g``; for a CDF ``g`` of spread
+    ``sigma`` the error is ``(dm4 / 24) max |g''''|`` with ``dm4 = m4(D) - m4(rule)``, about
+    ``(2 + |excess kurtosis|) var(D)^2``: below ``0.05 (sd(D) / sigma)^4`` for a near-normal
+    ``g``.
+    """
+
+    def __init__(self, mean: float, var: float, m3: float) -> None:
+        sd = float(np.sqrt(var))
+        g = m3 / sd**3 if sd > 0 else 0.0
+        root = float(np.sqrt(1.0 + 0.25 * g * g))
+        z1, z2 = 0.5 * g - root, 0.5 * g + root
+        self.points = np.array([mean + sd * z1, mean + sd * z2])
+        self.weights = np.array([z2, -z1]) / (z2 - z1)
+
+    def apply(self, values, x: np.ndarray, kinds) -> dict[str, np.ndarray]:
+        """``E[values(x - D)]`` for every requested kind, by the rule."""
+        n = x.size
+        v = values(np.concatenate([x - self.points[0], x - self.points[1]]), kinds)
+        p1, p2 = self.weights
+        return {k: p1 * val[:n] + p2 * val[n:] for k, val in v.items()}

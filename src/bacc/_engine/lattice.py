@@ -149,6 +149,18 @@ def _masses(
     return f
 
 
+def _with_row(blocks, j0: int, row: np.ndarray):
+    """The blocks of lattice rows with one more row (first index ``j0``): appended to a single
+    small block (so that it stays one FFT product), else as a block of its own."""
+    if len(blocks) == 1 and blocks[0][1].shape[0] < _DIRECT:
+        ((starts, m),) = blocks
+        out = np.zeros((m.shape[0] + 1, max(m.shape[1], row.size)))
+        out[:-1, : m.shape[1]] = m
+        out[-1, : row.size] = row
+        return [(np.append(starts, j0), out)]
+    return [*blocks, (np.array([j0], dtype=np.int64), row[None, :])]
+
+
 def _row_blocks(widths: np.ndarray) -> list[int]:
     """Bounds of runs of rows (sorted by decreasing width) whose widths stay within a factor 2.
 
@@ -345,11 +357,12 @@ def _weights(exps: tuple[float, ...]) -> np.ndarray:
 class GridTable:
     """CDF / SF / density of ``S = sum_i w_i X_i`` (all ``w_i > 0``) on an aligned lattice."""
 
-    def __init__(self, a, b, w, ib: int, ids: list[int], resolution: float) -> None:
+    def __init__(self, a, b, w, ib: int, ids: list[int], resolution: float, narrow=None) -> None:
         """Tabulate the sum of components ``ib`` (B) and ``ids`` (lattice) of ``w * Beta(a, b)``.
 
         ``resolution``: lattice steps per standard deviation of the narrowest lattice
-        component (see :meth:`_step`).
+        component (see :meth:`_step`). ``narrow``: a centred narrow part
+        (:class:`bacc._engine.aggregate.NarrowPart`) that enters as one more lattice row.
         """
         a, b, w = (np.asarray(v, dtype=float) for v in (a, b, w))
         sd = w * np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1.0)))
@@ -378,9 +391,14 @@ class GridTable:
         ii = np.asarray(ids)
         lattices = _lattice_masses(a[ii], b[ii], w[ii], lo[1:], hi[1:], h, levels)
         cdfs_b = _scaled_beta_cdfs(a[ib], b[ib], w[ib], lo[0], hi[0], h, levels)
+        if narrow is not None:
+            lattices = [
+                _with_row(blocks, *narrow.masses(h / 2**L, h))
+                for L, blocks in enumerate(lattices)
+            ]
         tables = []
         for blocks, (m_lo, F, S, below) in zip(lattices, cdfs_b, strict=True):
-            if len(ids) > _DIRECT:
+            if len(blocks) > 1 or blocks[0][1].shape[0] > _DIRECT:
                 j0, p = _convolve_blocks(blocks)
                 tables.append((j0 + m_lo, *tabulate(p, F, S, below)))
             else:
@@ -399,7 +417,8 @@ class GridTable:
         if self.smooth:
             # the only h^4 term is the lattice's, -(N h^4 / 90) F^(4) (module notes): add it
             # back with fourth differences (the remainder is O(h^6))
-            coef = len(ids) / 90.0
+            rows = len(ids) + (narrow is not None and not narrow.matched(h))
+            coef = rows / 90.0
             Fx[2:-2] += coef * np.diff(Fx, 4)
             Sx[2:-2] += coef * np.diff(Sx, 4)
         self.k0 = int(k_lo)

@@ -53,6 +53,7 @@ from scipy import special as sc
 from . import beta as _beta
 from .lattice import GridTable, _convolve_all, _extrapolation_weights, tabulate
 from .pair import tanh_sinh_rule
+from .solvers import beta_k4, beta_moments
 
 __all__ = ["PairedTable", "PairedComponents", "dirichlet_difference_moments"]
 
@@ -92,6 +93,34 @@ def dirichlet_difference_moments(alpha) -> tuple[np.ndarray, np.ndarray, np.ndar
     m1, m2, m3 = es[1] * ev1, es[2] * ev2, es[3] * ev3
     third = m3 - 3 * m1 * m2 + 2 * m1**3
     return mean, var, np.where(np.isfinite(third), third, 0.0)
+
+
+def difference_cumulants(alpha) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Variance, third central moment and fourth cumulant of ``D = p10 - p01`` per row.
+
+    From ``D = S V`` with independent ``S ~ Beta(a10 + a01, a11 + a00)`` and ``V = 2 U - 1``,
+    ``U ~ Beta(a10, a01)``: with ``s, v`` the centred variables, ``D - E[D] = mu_S v + s (mu_V
+    + v)``, whose moments are sums of products of the central moments of ``S`` and ``V``
+    (closed-form, no cancellation between large raw moments: accurate for any class size).
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    a11, a10, a01, a00 = alpha.T
+    aS, bS = a10 + a01, a11 + a00
+    muS, s2, s3 = beta_moments(aS, bS)
+    s4 = beta_k4(aS, bS) + 3.0 * s2 * s2
+    muU, u2, u3 = beta_moments(a10, a01)
+    u4 = beta_k4(a10, a01) + 3.0 * u2 * u2
+    muV, v2, v3, v4 = 2.0 * muU - 1.0, 4.0 * u2, 8.0 * u3, 16.0 * u4
+    a = muS
+    var = a * a * v2 + s2 * (muV * muV + v2)
+    m3 = a**3 * v3 + 3.0 * a * s2 * (2.0 * muV * v2 + v3) + s3 * (muV**3 + 3.0 * muV * v2 + v3)
+    m4 = (
+        a**4 * v4
+        + 6.0 * a * a * s2 * (muV * muV * v2 + 2.0 * muV * v3 + v4)
+        + 4.0 * a * s3 * (3.0 * muV * muV * v2 + 3.0 * muV * v3 + v4)
+        + s4 * (muV**4 + 6.0 * muV * muV * v2 + 4.0 * muV * v3 + v4)
+    )
+    return var, m3, m4 - 3.0 * var * var
 
 
 def _inc(a, b, x, one_x):
@@ -422,7 +451,12 @@ class PairedTable(GridTable):
     construction differs (Dirichlet-difference components instead of Beta components).
     """
 
-    def __init__(self, comp: PairedComponents, w, ib: int, ids: list[int], resolution: float) -> None:
+    def __init__(
+        self, comp: PairedComponents, w, ib: int, ids: list[int], resolution: float, narrow=None
+    ) -> None:
+        """``narrow``: a centred narrow part (:class:`bacc._engine.aggregate.MomentNarrow`)
+        entered as one more lattice row."""
+        self._narrow = narrow
         w = np.asarray(w, dtype=float)
         sd = w * np.sqrt(comp.var)
         lo, hi = comp.span()
@@ -499,6 +533,8 @@ class PairedTable(GridTable):
         for level in range(_LEVELS):
             step = h / 2**level
             pieces = _lattice_masses(comp, ii, w, lo[ii] * w[ii], hi[ii] * w[ii], step, cheb)
+            if self._narrow is not None:
+                pieces.append(self._narrow.masses(step, h, fourth_order=False))
             j0, p = _convolve_all(pieces)
             tables.append(
                 self._table_paired(comp, w[ib], ib, lo[ib] * w[ib], hi[ib] * w[ib], j0, p, step, cheb)
