@@ -556,7 +556,7 @@ class BetaSum(SumDistribution):
         narrow = None
         if plan.narrow:
             nn = plan.narrow
-            narrow = BetaNarrow(self._a[nn], self._b[nn], self._w[nn])
+            narrow = BetaNarrow(self._a[nn], self._b[nn], self._w[nn], self.std())
             self._offset += narrow.mean
             if plan.rule:
                 self._rule = TwoPoint(0.0, narrow.var, narrow.m3)

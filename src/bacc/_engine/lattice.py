@@ -357,12 +357,16 @@ def _weights(exps: tuple[float, ...]) -> np.ndarray:
 class GridTable:
     """CDF / SF / density of ``S = sum_i w_i X_i`` (all ``w_i > 0``) on an aligned lattice."""
 
-    def __init__(self, a, b, w, ib: int, ids: list[int], resolution: float, narrow=None) -> None:
+    def __init__(
+        self, a, b, w, ib: int, ids: list[int], resolution: float, narrow=None, extrapolate=True
+    ) -> None:
         """Tabulate the sum of components ``ib`` (B) and ``ids`` (lattice) of ``w * Beta(a, b)``.
 
         ``resolution``: lattice steps per standard deviation of the narrowest lattice
         component (see :meth:`_step`). ``narrow``: a centred narrow part
         (:class:`bacc._engine.aggregate.NarrowPart`) that enters as one more lattice row.
+        ``extrapolate=False``: one lattice, no extrapolation (a rough table, for narrow parts
+        whose error the sum barely sees).
         """
         a, b, w = (np.asarray(v, dtype=float) for v in (a, b, w))
         sd = w * np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1.0)))
@@ -384,7 +388,9 @@ class GridTable:
         self.h = h
         # no boundary term below h^5.5 (module notes): one lattice, h^4 term corrected
         self.smooth = bool(p_min[0] >= 4.5 and np.all(p_min[1:] >= 3.5))
-        exps = [] if self.smooth else self._exponents(par, on_b, sd[used], p_min[1:] < 2.5, h)
+        exps = [] if self.smooth or not extrapolate else self._exponents(
+            par, on_b, sd[used], p_min[1:] < 2.5, h
+        )
         self.exponents = exps
         weights = _extrapolation_weights(exps)
         levels = len(weights)
