@@ -206,14 +206,15 @@ class SumDistribution(ContinuousDistribution):
         out[nan] = np.nan
         lo, hi = self._support
         ok = ~nan
+        # a continuous law: P(S <= lo) = 0 and P(S <= hi) = 1 exactly
         if kind == "cdf":
-            out[ok & (flat < lo)] = 0.0
+            out[ok & (flat <= lo)] = 0.0
             out[ok & (flat >= hi)] = 1.0
-            inside = ok & (flat >= lo) & (flat < hi)
+            inside = ok & (flat > lo) & (flat < hi)
         elif kind == "sf":
-            out[ok & (flat < lo)] = 1.0
+            out[ok & (flat <= lo)] = 1.0
             out[ok & (flat >= hi)] = 0.0
-            inside = ok & (flat >= lo) & (flat < hi)
+            inside = ok & (flat > lo) & (flat < hi)
         else:
             out[ok & ((flat < lo) | (flat > hi))] = 0.0
             inside = ok & (flat >= lo) & (flat <= hi)

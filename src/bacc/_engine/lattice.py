@@ -61,6 +61,7 @@ _BASIS = np.hstack([_LAGRANGE, np.vstack([_POWERS[1:, None] * _LAGRANGE[1:], np.
 _DIRECT = 8  # up to this many lattice components are convolved by a single FFT
 _MANY = 14  # from this many lattice components on, the sum is smooth at the lattice scale
 _H4_TERM = 1e-10  # below this the h^4 term is left out of the extrapolation
+_CHECK = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # where a cell's interpolant is checked
 
 
 def _lattice_masses(
@@ -590,9 +591,46 @@ class GridTable:
             out[rows] = np.where(ok, cubic, linear)
         return out
 
+    def _monotone_cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The table made monotone (F non-decreasing, S non-increasing) and the cells where
+        the degree-5 interpolant of either is not monotone (checked at five points per cell):
+        there, and where the values change by less than 1e-10 over the cell, values are
+        interpolated linearly (exactly monotone in floating point). Computed once.
+        The CDF is then monotone everywhere: the extrapolated table can dip by ~1e-13 near a
+        support boundary where a density is singular, and the interpolant can wiggle in the
+        far tails where the table's values are ~1e-15."""
+        cache = getattr(self, "_mono", None)
+        if cache is not None:
+            return cache
+        F = np.maximum.accumulate(self.F)
+        S = np.minimum.accumulate(self.S)
+        starts = self._stencil_starts()
+        n = self.x.size
+        cells = np.arange(max(n - 1, 1))
+        idx = np.minimum(starts[:, None] + _POWERS, n - 1)
+        Fs, Ss = F[idx], S[idx]
+        offset = np.clip(cells - starts, 0, _ORDER - 1)  # the cell's place in its stencil
+        linear = np.zeros(cells.size, dtype=bool)
+        for k in np.unique(offset):
+            rows = offset == k
+            # derivative weights at five points of the cell (the same for every such cell)
+            dw = ((k + _CHECK)[:, None] ** _POWERS) @ _BASIS[:, _ORDER:]
+            linear[rows] = np.any(Fs[rows] @ dw.T < 0, axis=1) | np.any(Ss[rows] @ dw.T > 0, axis=1)
+        # cells whose values change by less than the table's accuracy gain nothing from the
+        # polynomial, whose rounding could then show as a decrease of 1e-16
+        linear |= (np.diff(F) < 1e-10) | (np.diff(S) > -1e-10)
+        self._mono = (F, S, linear)
+        return self._mono
+
     def values(self, x, kinds) -> dict[str, np.ndarray]:
-        """Interpolated ``cdf`` / ``sf`` / ``pdf`` (the requested ``kinds``) at the points x."""
+        """Interpolated ``cdf`` / ``sf`` / ``pdf`` (the requested ``kinds``) at the points x.
+
+        Degree-5 interpolation of the table, except in the cells where it would not be
+        monotone (see :meth:`_monotone_cells`), which are interpolated linearly; values are
+        kept between those at the ends of their cell, so the CDF never decreases.
+        """
         x = np.asarray(x, dtype=float)
+        F, S, linear = self._monotone_cells()
         s = self._stencil(x)
         u = (x - self.x[s]) / self.h  # position in stencil units, 0..5
         # Lagrange weights of the value and of the derivative on the nodes 0..5: powers of u
@@ -600,16 +638,26 @@ class GridTable:
         weights = ((u[:, None] ** _POWERS) @ _BASIS).reshape(-1, 2, _ORDER)
         idx = s[:, None] + _POWERS
         inside = (x >= self.x[0]) & (x <= self.x[-1])
+        # fmax / fmin also map NaN to a valid index (its value is discarded by the caller)
+        cell = np.fmin(np.fmax((x - self.x[0]) / self.h, 0.0), max(self.x.size - 2, 0))
+        cell = cell.astype(np.int64)
+        nxt = np.minimum(cell + 1, self.x.size - 1)
+        frac = np.clip((x - self.x[cell]) / self.h, 0.0, 1.0)
+        lin = linear[np.minimum(cell, linear.size - 1)]
         out = {}
         # outside the table: cdf 0 below and 1 above, sf the opposite, pdf 0
         if "cdf" in kinds or "pdf" in kinds:
-            v = np.sum(weights * self.F[idx][:, None, :], axis=2)
+            v = np.sum(weights * F[idx][:, None, :], axis=2)
             if "cdf" in kinds:
-                cdf = np.minimum(np.maximum(v[:, 0], 0.0), 1.0)
+                cdf = np.where(lin, F[cell] + (F[nxt] - F[cell]) * frac, v[:, 0])
+                cdf = np.minimum(np.maximum(cdf, F[cell]), F[nxt])
                 out["cdf"] = np.where(inside, cdf, x > self.x[-1])
             if "pdf" in kinds:
-                out["pdf"] = np.where(inside, np.maximum(v[:, 1] / self.h, 0.0), 0.0)
+                pdf = np.where(lin, (F[nxt] - F[cell]) / self.h, v[:, 1] / self.h)
+                out["pdf"] = np.where(inside, np.maximum(pdf, 0.0), 0.0)
         if "sf" in kinds:
-            sf = np.minimum(np.maximum(np.sum(weights[:, 0] * self.S[idx], axis=1), 0.0), 1.0)
+            sf = np.sum(weights[:, 0] * S[idx], axis=1)
+            sf = np.where(lin, S[cell] + (S[nxt] - S[cell]) * frac, sf)
+            sf = np.minimum(np.maximum(sf, S[nxt]), S[cell])
             out["sf"] = np.where(inside, sf, x < self.x[0])
         return out
