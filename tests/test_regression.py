@@ -28,6 +28,37 @@ CORRECTED = {
     ("metrics/empty_class", "/macro_f1"): 0.5745098039215687,
     ("metrics/empty_class", "/balanced_precision/0"): math.nan,
 }
+
+
+def _chance_corrections() -> dict:
+    """Chance is ``1 / l`` over every class of the matrix, counting a class with no true
+    examples (``bacc.confusion.chance_level``); it was ``1 / 2`` for the three-class matrix
+    ``empty_class`` whose first class has no examples. The numbers that depend on it, each
+    computed here independently with scipy: the binomial test against ``p0 = 1/3`` (16 of 20
+    correct) and ``P(balanced accuracy > 1/3)`` for the two classes with examples (9 of 10 and 7
+    of 10 correct), by adaptive quadrature of ``P((X + Y) / 2 <= x) = E[F_X(2x - Y)]``."""
+    from scipy import integrate, stats
+
+    third = 1.0 / 3.0
+    out = {
+        ("binomial_test/empty_class", "/chance"): third,
+        ("binomial_test/empty_class", "/balanced_chance"): third,
+        ("binomial_test/empty_class", "/threshold"): float(stats.binom.ppf(0.95, 20, third)),
+        ("binomial_test/empty_class", "/p_value"): float(stats.binom.sf(15, 20, third)),
+        ("binomial_test/empty_class", "/above_chance"): True,
+        # the exact lower bound 0.4513 now clears chance 1/3
+        ("binomial_test/empty_class", "/balanced_above_chance"): True,
+    }
+    for case, p in (("evaluate/empty_class", 1.0), ("evaluate_jeffreys/empty_class", 0.5)):
+        x, y = stats.beta(9 + p, 1 + p), stats.beta(7 + p, 3 + p)
+        below = integrate.quad(lambda t, x=x, y=y: x.cdf(2 * third - t) * y.pdf(t), 0, 2 * third,
+                               epsabs=1e-15, epsrel=1e-13)[0]  # fmt: skip
+        out[(case, "/chance")] = third
+        out[(case, "/p_above_chance")] = 1.0 - below
+    return out
+
+
+CORRECTED.update(_chance_corrections())
 NOW = compute()
 
 

@@ -20,7 +20,13 @@ from ._engine import beta as _beta
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.pair import PairSums
 from ._engine.solvers import beta_k4, beta_moments, cornish_fisher_start, newton_quantile, tails
-from ._engine.validate import check_confidence, check_prior
+from ._engine.validate import (
+    check_choice,
+    check_confidence,
+    check_count_limit,
+    check_prior,
+    check_sequence,
+)
 from .confusion import ConfusionMatrix, included_classes
 from .distributions import BetaSum
 from .errors import BaccError, require
@@ -137,10 +143,10 @@ def _as_stack(counts, groups, labels, rows):
         and not isinstance(counts, ConfusionMatrix)
     ):
         arr = np.asarray(counts.counts)
-        groups = tuple(counts.groups) if groups is None else groups
-        labels = tuple(counts.labels) if labels is None else labels
+        groups = tuple(counts.groups) if groups is None else check_sequence(groups, "groups")
+        labels = tuple(counts.labels) if labels is None else check_sequence(labels, "labels")
     elif isinstance(counts, dict):
-        groups = tuple(counts) if groups is None else groups
+        groups = tuple(counts) if groups is None else check_sequence(groups, "groups")
         mats = [
             c if isinstance(c, ConfusionMatrix) else ConfusionMatrix.from_matrix(c, rows=rows)
             for c in counts.values()
@@ -153,18 +159,17 @@ def _as_stack(counts, groups, labels, rows):
             arr = np.asarray(counts)
         except (TypeError, ValueError) as exc:
             raise BaccError(f"cannot read the counts as an array: {exc}") from None
+        check_choice(rows, ("true", "predicted"), "rows")
         if rows == "predicted" and arr.ndim == 3:
             arr = np.swapaxes(arr, 1, 2)
-        elif rows not in ("true", "predicted"):
-            raise BaccError(f"rows must be 'true' or 'predicted', got {rows!r}")
     if arr.ndim != 3 or arr.shape[1] != arr.shape[2] or arr.shape[0] == 0 or arr.shape[1] == 0:
         raise BaccError(f"counts must have shape (groups, classes, classes), got {arr.shape}")
     stack = _validate_stack(arr)
     G, l = stack.shape[:2]
-    groups = tuple(range(G)) if groups is None else tuple(groups)
+    groups = tuple(range(G)) if groups is None else check_sequence(groups, "groups")
     if len(groups) != G:
         raise BaccError(f"groups has {len(groups)} names but counts has {G} groups")
-    labels = tuple(range(l)) if labels is None else tuple(labels)
+    labels = tuple(range(l)) if labels is None else check_sequence(labels, "labels")
     if len(labels) != l:
         raise BaccError(f"labels has {len(labels)} entries but the matrices have {l} classes")
     return stack, groups, labels
@@ -183,6 +188,7 @@ def _validate_stack(arr) -> np.ndarray:
     if np.any(arr < 0):
         g = int(np.argwhere(arr < 0)[0][0])
         raise BaccError(f"group {g} has a negative count")
+    check_count_limit(arr, "counts")
     stack = arr.astype(np.int64)
     empty = stack.sum(axis=(1, 2)) == 0
     if empty.any():
@@ -191,6 +197,8 @@ def _validate_stack(arr) -> np.ndarray:
 
 
 def _from_matrices(mats, groups, labels):
+    if not mats:
+        raise BaccError("no confusion matrices were given")
     lab0 = mats[0].labels
     for i, m in enumerate(mats):
         if m.labels != lab0:
@@ -198,10 +206,10 @@ def _from_matrices(mats, groups, labels):
                 f"group {i} has labels {m.labels!r}, group 0 has {lab0!r}; groups must share classes"
             )
     stack = np.stack([m.counts for m in mats])
-    groups = tuple(range(len(mats))) if groups is None else tuple(groups)
+    groups = tuple(range(len(mats))) if groups is None else check_sequence(groups, "groups")
     if len(groups) != len(mats):
         raise BaccError(f"groups has {len(groups)} names but there are {len(mats)} matrices")
-    return stack, groups, lab0 if labels is None else tuple(labels)
+    return stack, groups, lab0 if labels is None else check_sequence(labels, "labels")
 
 
 def evaluate_many(
@@ -310,7 +318,8 @@ def evaluate_many(
         a1, b1 = A[one, j], B[one, j]
         lower[one] = _beta.beta_ppf(q[0], a1, b1)
         upper[one] = _beta.beta_isf(1 - q[1], a1, b1)
-        p_above[one] = 0.0  # chance is 1/1 = 1: a single class never exceeds it
+        # chance is 1 / l over every class of the matrices (confusion.chance_level)
+        p_above[one] = _beta.beta_sf(1.0 / l, a1, b1) if l > 1 else 0.0
     two = np.flatnonzero(m == 2)
     many = np.flatnonzero(m >= 3)
     with Progress(two.size + many.size, "evaluating", enabled=progress, delay=_DELAY) as bar:
@@ -318,14 +327,14 @@ def evaluate_many(
         # independent, so chunking changes no number)
         for start in range(0, two.size, _CHUNK):
             chunk = two[start : start + _CHUNK]
-            _pairs(chunk, inc, A, B, q, lower, upper, p_above)
+            _pairs(chunk, inc, A, B, q, lower, upper, p_above, 1.0 / l)
             bar.advance(chunk.size)
         # three or more: one by one
         for g in many:
             idx = np.flatnonzero(inc[g])
             d = BetaSum(A[g, idx], B[g, idx], np.full(idx.size, 1.0 / idx.size))
             lower[g], upper[g] = d.ppf(q)
-            p_above[g] = d.sf(1.0 / idx.size)
+            p_above[g] = d.sf(1.0 / l)  # chance: 1 / l, every class (confusion.chance_level)
             bar.advance()
     return BatchEvaluation(
         groups=groups,
@@ -345,8 +354,8 @@ def evaluate_many(
     )
 
 
-def _pairs(rows, inc, A, B, q, lower, upper, p_above):
-    """Credible interval and P(> 1/2) for groups with two classes, all at once."""
+def _pairs(rows, inc, A, B, q, lower, upper, p_above, chance):
+    """Credible interval and P(> chance) for groups with two classes, all at once."""
     idx = np.argsort(~inc[rows], axis=1, kind="stable")[:, :2]  # the two included classes
     a2 = np.take_along_axis(A[rows], idx, axis=1)
     b2 = np.take_along_axis(B[rows], idx, axis=1)
@@ -373,8 +382,8 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above):
     mom3 = (w**3 * m3).sum(axis=1)
     cum4 = (w**4 * k4).sum(axis=1)
 
-    # P(lambda > 1/2)
-    p_above[rows] = np.clip(sums.values(np.full(rows.size, 0.5), ("sf",), r)["sf"], 0.0, 1.0)
+    # P(lambda > chance)
+    p_above[rows] = np.clip(sums.values(np.full(rows.size, chance), ("sf",), r)["sf"], 0.0, 1.0)
     # quantiles: both tails at once (2G rows)
     sel = np.concatenate([r, r])
     upper_tail = np.concatenate([np.zeros(rows.size, bool), np.ones(rows.size, bool)])

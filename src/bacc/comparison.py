@@ -27,7 +27,15 @@ import numpy as np
 
 from . import metrics
 from ._engine.convert import FrozenArrays, jsonable
-from ._engine.validate import as_label_sequence, check_confidence, check_prior
+from ._engine.validate import (
+    MAX_SIMULATIONS,
+    as_label_sequence,
+    check_confidence,
+    check_int,
+    check_prior,
+    check_random_state,
+    check_sequence,
+)
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
 from .distributions import BetaSum, ContinuousDistribution, PairedDifference
 from .errors import BaccError
@@ -239,7 +247,7 @@ def _check_names(names, n: int, default: Sequence[str]) -> tuple:
         return tuple(default)
     if isinstance(names, str | bytes):
         raise BaccError("names must be a sequence of names, not a single string")
-    out = tuple(names)
+    out = check_sequence(names, "names")
     if len(out) != n:
         raise BaccError(f"names must have {n} entries, got {len(out)}")
     if len(set(map(str, out))) != n:
@@ -276,7 +284,12 @@ class _Posterior:
         self.mean = float(np.sum(self.w * self.a / (self.a + self.b)))
 
 
-def _same_classes(pa: _Posterior, pb: _Posterior, na: str, nb: str) -> None:
+def _same_classes(
+    pa: _Posterior, pb: _Posterior, na: str, nb: str, *, included: bool = True
+) -> None:
+    """Both matrices have the same classes; with ``included``, also the same classes with true
+    examples (a class left out of one balanced accuracy but not the other would make them
+    averages over different classes)."""
     la, lb = pa.cm.labels, pb.cm.labels
     if len(la) != len(lb):
         raise BaccError(
@@ -287,6 +300,17 @@ def _same_classes(pa: _Posterior, pb: _Posterior, na: str, nb: str) -> None:
         raise BaccError(
             f"classifier {na} has classes {list(la)!r} and classifier {nb} has {list(lb)!r}; "
             "both must be evaluated on the same classes (in the same order)"
+        )
+    ia, ib = tuple(pa.labels), tuple(pb.labels)
+    if included and ia != ib:
+        # a class without true examples is left out of one balanced accuracy but not of the
+        # other: they would average different classes
+        only = [x for x in la if (x in ia) != (x in ib)]
+        raise BaccError(
+            f"class {only[0]!r} has true examples for classifier "
+            f"{na if only[0] in ia else nb} but none for {nb if only[0] in ia else na}, so "
+            "their balanced accuracies average different classes; compare them on test sets "
+            "with the same classes"
         )
 
 
@@ -729,21 +753,22 @@ def rank(
     else:
         if isinstance(evaluations, str | bytes | ConfusionMatrix | Evaluation | np.ndarray):
             raise BaccError("evaluations must be a sequence (or mapping) of several classifiers' results")
-        items = list(evaluations)
+        items = list(check_sequence(evaluations, "evaluations"))
         default = [f"C{i + 1}" for i in range(len(items))]
     T = len(items)
     if T < 2:
         raise BaccError(f"rank needs at least two classifiers, got {T}")
     nm = _check_names(names, T, default)
-    if isinstance(n_draws, bool) or not isinstance(n_draws, numbers.Integral) or n_draws < 2:
-        raise BaccError(f"n_draws must be an integer >= 2, got {n_draws!r}")
+    check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
     posts = []
     for t, x in enumerate(items):  # a loop, not a comprehension: warnings name the user's line
         posts.append(
             _Posterior(x, prior=prior, weights=None, rows=rows, what=f"classifier {nm[t]}")
         )
     for t in range(1, T):
-        _same_classes(posts[0], posts[t], nm[0], nm[t])
+        # a ranking may hold test sets where a class has no examples (groups of a report):
+        # each keeps its own balanced accuracy, as in the table beside it
+        _same_classes(posts[0], posts[t], nm[0], nm[t], included=False)
     means = np.array([p.mean for p in posts])
     mean_diff = means[:, None] - means[None, :]
     p_greater = np.full((T, T), np.nan)
@@ -754,7 +779,7 @@ def rank(
             p_greater[j, i] = float(d.cdf(0.0))
     wins = np.sum(mean_diff > 0, axis=1).astype(int)
     rnk = 1 + np.sum(wins[None, :] > wins[:, None], axis=1).astype(int)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     draws = np.column_stack([_draw_balanced(rng, p, int(n_draws)) for p in posts])
     n = draws.shape[0]
     best = np.argmax(draws, axis=1)

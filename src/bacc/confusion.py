@@ -16,18 +16,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._engine.convert import jsonable
-from ._engine.validate import as_label_sequence, check_weights
+from ._engine.validate import (
+    as_label_sequence,
+    check_choice,
+    check_count_limit,
+    check_weights,
+)
 from .errors import BaccError, BaccWarning
 
 __all__ = [
     "ConfusionMatrix",
     "as_confusion_matrix",
     "balanced_classes",
+    "chance_level",
     "included_classes",
     "label_order",
 ]
 
-_MAX_COUNT = 2**62  # sums of counts stay exact in int64
 
 
 def _validate_counts(matrix) -> np.ndarray:
@@ -61,8 +66,6 @@ def _validate_counts(matrix) -> np.ndarray:
             raise BaccError(
                 f"row {i} of the confusion matrix has a non-finite count ({arr[i, j].item()})"
             )
-        if np.any(arr >= _MAX_COUNT):
-            raise BaccError(f"counts must be below {_MAX_COUNT:.3g}")
         frac = arr != np.round(arr)
         if frac.any():
             i, j = np.argwhere(frac)[0]
@@ -75,9 +78,8 @@ def _validate_counts(matrix) -> np.ndarray:
         raise BaccError(
             f"row {i} of the confusion matrix has a negative count ({arr[i, j].item()!r})"
         )
+    check_count_limit(arr)
     out = arr.astype(np.int64)
-    if out.sum(dtype=object) >= _MAX_COUNT:
-        raise BaccError(f"the total count must be below {_MAX_COUNT:.3g}")
     if out.sum() == 0:
         raise BaccError("the confusion matrix has no examples (all counts are 0)")
     return out
@@ -141,8 +143,7 @@ class ConfusionMatrix:
             class in rows (``rows="true"``).
         labels : sequence, optional
         """
-        if rows not in ("true", "predicted"):
-            raise BaccError(f"rows must be 'true' or 'predicted', got {rows!r}")
+        check_choice(rows, ("true", "predicted"), "rows")
         counts = _validate_counts(matrix)
         if rows == "predicted":
             counts = counts.T.copy()
@@ -359,10 +360,28 @@ def included_classes(support, empty: str = "drop") -> np.ndarray:
     supports of any shape (the last axis is the class): a class with no true examples is left
     out (``empty="drop"``) or kept (``empty="keep"``).
     """
-    if empty not in ("drop", "keep"):
-        raise BaccError(f"empty must be 'drop' or 'keep', got {empty!r}")
+    check_choice(empty, ("drop", "keep"), "empty")
     support = np.asarray(support)
     return support > 0 if empty == "drop" else np.ones(support.shape, dtype=bool)
+
+
+def chance_level(cm: ConfusionMatrix) -> float:
+    """The chance level of the accuracy and of the balanced accuracy: ``1 / l``, ``l`` the
+    number of classes of the matrix (its labels, counting those with no true examples).
+
+    The one definition, used everywhere. A classifier that ignores its input and predicts
+    each of the ``l`` labels with probability ``1 / l`` has every class accuracy (recall)
+    ``1 / l``, so its balanced accuracy is ``1 / l`` whatever the weights and the class
+    imbalance, and so is its accuracy. A class without true examples still counts: the
+    classifier chooses among all ``l`` labels (``[[0, 0], [1, 99]]`` has chance 1/2, not 1).
+
+    References
+    ----------
+    Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic performance
+    evaluation for multiclass classification using the posterior balanced accuracy. ROBOT2013,
+    347-361, section 4.4.
+    """
+    return 1.0 / cm.n_classes
 
 
 def balanced_classes(

@@ -43,6 +43,8 @@ are closed-form.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy import special as sc
 
@@ -62,7 +64,15 @@ from ._engine.solvers import (
     tails,
     unit,
 )
-from ._engine.validate import check_confidence, check_probabilities
+from ._engine.validate import (
+    MAX_PARAMETER,
+    MIN_WEIGHT,
+    check_choice,
+    check_confidence,
+    check_probabilities,
+    check_random_state,
+    check_size,
+)
 from .errors import BaccError
 
 __all__ = ["BetaSum"]
@@ -140,6 +150,7 @@ class ContinuousDistribution:
         such interval (highest posterior density, for a unimodal density).
         """
         c = check_confidence(confidence)
+        check_choice(kind, ("central", "hdi"), "kind")
         if kind == "central":
             lo, hi = self.ppf([(1.0 - c) / 2.0, (1.0 + c) / 2.0])
             return float(lo), float(hi)
@@ -503,9 +514,7 @@ class BetaSum(SumDistribution):
     """
 
     def __init__(self, a, b, w, *, resolution: float = RHO) -> None:
-        a = np.atleast_1d(np.asarray(a, dtype=float))
-        b = np.atleast_1d(np.asarray(b, dtype=float))
-        w = np.atleast_1d(np.asarray(w, dtype=float))
+        a, b, w = (np.atleast_1d(_numbers(v, name)) for v, name in ((a, "a"), (b, "b"), (w, "w")))
         if not (a.shape == b.shape == w.shape) or a.ndim != 1 or a.size == 0:
             raise BaccError("a, b and w must be 1-D arrays of the same, non-zero length")
         ab = np.concatenate([a, b])
@@ -513,10 +522,16 @@ class BetaSum(SumDistribution):
             raise BaccError("Beta parameters and weights must be finite")
         if not (ab > 0).all():
             raise BaccError("Beta parameters must be > 0")
+        if (ab > MAX_PARAMETER).any():
+            raise BaccError(
+                f"Beta parameter {float(ab[ab > MAX_PARAMETER][0]):.6g} is above 2e13 (counts "
+                "beyond 10^13 per class are beyond what bacc resolves)"
+            )
         if not w.all():
             raise BaccError("weights must be non-zero (leave such components out)")
-        if not (resolution >= 1):
-            raise BaccError("resolution must be >= 1")
+        if (np.abs(w) < MIN_WEIGHT * np.abs(w).max()).any():
+            raise BaccError("a weight is below 1e-12 of the largest; leave such components out")
+        self._resolution = _check_resolution(resolution)
         self._a_in, self._b_in, self._w_in = a, b, w
         # reflect negative weights: w X = w + |w| (1 - X), 1 - X ~ Beta(b, a)
         neg = w < 0
@@ -531,7 +546,6 @@ class BetaSum(SumDistribution):
         self._var = float(np.sum(self._cvar))
         self._m3 = float(np.sum(np.where(neg, -1.0, 1.0) * self._w**3 * m3))
         self._k4 = float(np.sum(self._w**4 * beta_k4(self._a, self._b)))
-        self._resolution = float(resolution)
         # Beta densities with both parameters >= 1 are log-concave, and so is their sum
         self._unimodal = bool(np.all(self._a >= 1.0) and np.all(self._b >= 1.0))
         self._support = (float(np.sum(np.minimum(w, 0.0))), float(np.sum(np.maximum(w, 0.0))))
@@ -626,14 +640,40 @@ class BetaSum(SumDistribution):
 
     def rvs(self, size=None, random_state=None):
         """Random draws (Monte Carlo; never used by default computations)."""
-        rng = np.random.default_rng(random_state)
-        shape = () if size is None else (size if isinstance(size, tuple) else (int(size),))
+        rng = check_random_state(random_state)
+        shape = check_size(size)
         draws = rng.beta(self._a_in, self._b_in, size=shape + (self._a_in.size,))
         out = draws @ self._w_in
         return float(out) if size is None else out
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(components={self._a_in.size}, mean={self._mean:.6g}, std={self.std():.3g})"
+
+
+def _numbers(v, name: str) -> np.ndarray:
+    """``v`` as a float array, or a BaccError naming the argument."""
+    if isinstance(v, str | bytes | dict):
+        raise BaccError(f"{name} must be numbers, got {type(v).__name__}")
+    try:
+        return np.asarray(v, dtype=float)
+    except (TypeError, ValueError):
+        raise BaccError(f"{name} must be numbers (an array of equal-length rows)") from None
+
+
+def _number(v, name: str) -> float:
+    """``v`` as a float, or a BaccError naming the argument."""
+    if isinstance(v, bool | str | bytes) or not isinstance(v, numbers.Real):
+        raise BaccError(f"{name} must be a number, got {type(v).__name__}")
+    return float(v)
+
+
+def _check_resolution(resolution) -> float:
+    if isinstance(resolution, bool) or not isinstance(resolution, numbers.Real):
+        raise BaccError(f"resolution must be a number >= 1, got {type(resolution).__name__}")
+    r = float(resolution)
+    if not (1.0 <= r <= 1e3):
+        raise BaccError(f"resolution must be between 1 and 1000, got {r!r}")
+    return r
 
 
 def beta_mode(a: float, b: float) -> float:
@@ -692,9 +732,14 @@ class BetaPosterior(ContinuousDistribution):
     """
 
     def __init__(self, a: float, b: float) -> None:
-        a, b = float(a), float(b)
+        a, b = _number(a, "a"), _number(b, "b")
         if not (np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0):
             raise BaccError(f"Beta parameters must be finite and > 0, got a={a!r}, b={b!r}")
+        if a > MAX_PARAMETER or b > MAX_PARAMETER:
+            raise BaccError(
+                f"Beta parameters must be at most 2e13 (10^13 examples plus prior), got "
+                f"a={a:.6g}, b={b:.6g}"
+            )
         self.a = a
         self.b = b
 
@@ -769,8 +814,10 @@ class BetaPosterior(ContinuousDistribution):
 
     def rvs(self, size=None, random_state=None):
         """Random draws."""
-        rng = np.random.default_rng(random_state)
-        return rng.beta(self.a, self.b, size=size)
+        rng = check_random_state(random_state)
+        shape = check_size(size)
+        out = rng.beta(self.a, self.b, size=shape)
+        return float(out) if size is None else out
 
     def entropy(self) -> float:
         """Differential entropy."""
@@ -832,20 +879,21 @@ class PairedDifference(SumDistribution):
     """
 
     def __init__(self, alpha, w, *, resolution: float = RHO) -> None:
-        alpha = np.asarray(alpha, dtype=float)
+        alpha = _numbers(alpha, "alpha")
         if alpha.ndim == 1:
             alpha = alpha[None, :]
-        w = np.atleast_1d(np.asarray(w, dtype=float))
+        w = np.atleast_1d(_numbers(w, "w"))
         if alpha.ndim != 2 or alpha.shape[1] != 4 or alpha.shape[0] == 0:
             raise BaccError(f"alpha must have shape (classes, 4), got {alpha.shape}")
         if w.shape != (alpha.shape[0],):
             raise BaccError(f"w must have one weight per class ({alpha.shape[0]}), got shape {w.shape}")
         if not (np.all(np.isfinite(alpha)) and np.all(alpha > 0)):
             raise BaccError("Dirichlet parameters must be finite and > 0")
+        if np.any(alpha > MAX_PARAMETER):
+            raise BaccError("Dirichlet parameters must be at most 2e13 (10^13 examples per class)")
         if not (np.all(np.isfinite(w)) and np.all(w > 0)):
             raise BaccError("class weights must be finite and > 0")
-        if not resolution >= 1:
-            raise BaccError("resolution must be >= 1")
+        resolution = _check_resolution(resolution)
         self.alpha = alpha.copy()
         self.weights = w.copy()
         self._comp = PairedComponents(alpha)
@@ -909,8 +957,8 @@ class PairedDifference(SumDistribution):
 
     def rvs(self, size=None, random_state=None):
         """Random draws from the Dirichlet model (Monte Carlo; never used by default)."""
-        rng = np.random.default_rng(random_state)
-        shape = () if size is None else (size if isinstance(size, tuple) else (int(size),))
+        rng = check_random_state(random_state)
+        shape = check_size(size)
         g = rng.standard_gamma(self.alpha, size=shape + self.alpha.shape)
         d = (g[..., 1] - g[..., 2]) / g.sum(axis=-1)
         out = d @ self.weights

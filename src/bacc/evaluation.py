@@ -10,7 +10,7 @@ from . import metrics
 from ._engine import beta as _beta
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.validate import check_confidence, check_prior, check_weights
-from .confusion import ConfusionMatrix, as_confusion_matrix
+from .confusion import ConfusionMatrix, as_confusion_matrix, chance_level
 from .posterior import (
     BalancedAccuracyPosterior,
     BetaPosterior,
@@ -209,7 +209,8 @@ def evaluate(
     Evaluation
         Sample accuracy and balanced accuracy, the posteriors of both (distribution objects)
         with mean, median, mode and central interval, per-class posteriors, and the posterior
-        probability that the balanced accuracy exceeds chance (``1/l``).
+        probability that the balanced accuracy exceeds chance (``1/l``, ``l`` the classes of
+        the matrix: :func:`bacc.confusion.chance_level`).
 
     See Also
     --------
@@ -251,7 +252,7 @@ def evaluate(
     a, b, w_bal, bal_labels = balanced_components(
         cm, np.column_stack([pa, pb]), w, empty, stacklevel=3
     )
-    bal = BalancedAccuracyPosterior(a, b, w_bal, list(bal_labels))
+    bal = BalancedAccuracyPosterior(a, b, w_bal, list(bal_labels), chance_level(cm))
     acc = posterior_accuracy(cm, prior=(pa[0], pb[0]))
     class_posts = posterior_class_accuracies(cm, prior=np.column_stack([pa, pb]))
     included = set(bal.labels)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._engine.validate import check_prior
-from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
+from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes, chance_level
 from .distributions import BetaPosterior, BetaSum
 
 __all__ = [
@@ -54,21 +54,20 @@ class BalancedAccuracyPosterior(BetaSum):
        Systems and Computing 252, 347-361, section 4.4, eqs. 12-13.
     """
 
-    def __init__(self, a, b, weights, labels) -> None:
+    def __init__(self, a, b, weights, labels, chance: float | None = None) -> None:
         super().__init__(a, b, weights)
+        self._chance = 1.0 / len(labels) if chance is None else float(chance)
         self.labels = tuple(labels)
         self.weights = np.asarray(weights, dtype=float).copy()
         self.class_posteriors = tuple(BetaPosterior(x, y) for x, y in zip(a, b, strict=True))
 
     @property
     def chance(self) -> float:
-        """Chance level ``1 / l`` (``l`` = classes in the balanced accuracy; Carrillo et al. (2014) sec. 4.4).
-
-        A classifier that ignores its input and predicts class ``j`` with probability ``pi_j``
-        has class accuracies ``pi_i``, so its balanced accuracy is ``1 / l`` under equal weights,
-        whatever the class imbalance.
-        """
-        return 1.0 / len(self.labels)
+        """Chance level ``1 / l``, ``l`` the classes of the confusion matrix, counting those
+        with no true examples (see :func:`bacc.confusion.chance_level`, the one definition;
+        Carrillo et al. (2014) sec. 4.4). Built directly from components, ``l`` is the number
+        of components."""
+        return self._chance
 
     def __repr__(self) -> str:
         return (
@@ -235,4 +234,4 @@ def posterior_balanced_accuracy(
     """
     cm = as_confusion_matrix(cm, rows=rows)
     a, b, w, labels = balanced_components(cm, prior, weights, empty)
-    return BalancedAccuracyPosterior(a, b, w, list(labels))
+    return BalancedAccuracyPosterior(a, b, w, list(labels), chance_level(cm))

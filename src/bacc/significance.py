@@ -11,16 +11,14 @@ or percentages. Psychometrika 12, 153-157.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import dataclass
 
-import numpy as np
 from scipy import special as sc
 
-from ._engine.validate import check_confidence
-from .confusion import as_confusion_matrix
-from .errors import BaccError, BaccWarning
+from ._engine.validate import MAX_COUNT, check_confidence, check_int
+from .confusion import as_confusion_matrix, chance_level
+from .errors import BaccWarning
 from .intervals import exact_interval
 
 __all__ = ["BinomialTest", "McNemarTest", "binomial_test", "mcnemar_exact"]
@@ -136,8 +134,9 @@ def binomial_test(
     ----------
     cm : ConfusionMatrix or array_like
     chance : float, optional
-        Accuracy of guessing, ``p0`` in (0, 1). Default ``1 / l`` over the classes with examples
-        (Brodersen et al. (2010) use ``1/2`` for two classes).
+        Accuracy of guessing, ``p0`` in (0, 1). Default ``1 / l``, ``l`` the classes of the
+        matrix (:func:`bacc.confusion.chance_level`, also the balanced accuracy's chance;
+        Brodersen et al. (2010) use ``1/2`` for two classes).
     confidence : float
         ``1 - alpha``.
     method : {"union", "sidak", "buehler"}
@@ -173,9 +172,9 @@ def binomial_test(
     """
     c = check_confidence(confidence)
     cm = as_confusion_matrix(cm, rows=rows, labels=labels)
-    m = int(np.count_nonzero(cm.support))
+    b_chance = chance_level(cm)
     if chance is None:
-        p0 = 1.0 / m if m > 1 else 0.5
+        p0 = b_chance
     else:
         p0 = check_confidence(chance, name="chance")
     alpha = 1.0 - c
@@ -185,7 +184,6 @@ def binomial_test(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", BaccWarning)
         lower_iv = exact_interval(cm, confidence=c, sides="lower", method=method)
-    b_chance = 1.0 / m
     return BinomialTest(
         correct=k,
         total=n,
@@ -278,8 +276,7 @@ def mcnemar_exact(only_a: int, only_b: int) -> McNemarTest:
     from scipy import stats
 
     for name, v in (("only_a", only_a), ("only_b", only_b)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-            raise BaccError(f"{name} must be a non-negative integer, got {v!r}")
+        check_int(v, name, 0, MAX_COUNT)
     n = int(only_a) + int(only_b)
     if n == 0:
         p = 1.0

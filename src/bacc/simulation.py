@@ -15,7 +15,6 @@ the Buehler bound, per distinct outcome), then mapped back to the simulations.
 from __future__ import annotations
 
 import math
-import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,9 +33,14 @@ from ._engine.bounds import (
 )
 from ._engine.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
 from ._engine.validate import (
+    MAX_SIMULATIONS,
+    _short,
     check_confidence,
+    check_count_limit,
+    check_int,
     check_metric,
     check_prior,
+    check_random_state,
     check_sides,
     check_weights,
 )
@@ -332,8 +336,9 @@ def _check_truth(class_sizes, true_class_accuracies) -> tuple[np.ndarray, np.nda
         ) from None
     if n.ndim != 1 or n.size == 0:
         raise BaccError(f"class_sizes must be a non-empty 1-D sequence, got shape {n.shape}")
-    if n.dtype.kind not in "iuf" or np.any(n != np.round(n)) or np.any(n < 1):
-        raise BaccError(f"class_sizes must be whole numbers >= 1, got {class_sizes!r}")
+    if n.dtype.kind not in "iuf" or not np.all(np.isfinite(n)) or np.any(n != np.round(n)) or np.any(n < 1):
+        raise BaccError(f"class_sizes must be whole numbers >= 1, got {_short(class_sizes)}")
+    check_count_limit(n[:, None], "class_sizes")
     if p.shape != n.shape:
         raise BaccError(
             f"true_class_accuracies needs one value per class ({n.size}), got shape {p.shape}"
@@ -430,8 +435,7 @@ def coverage(
     check_sides(sides)
     meths = _check_methods(methods, metric)
     n, p = _check_truth(class_sizes, true_class_accuracies)
-    if isinstance(n_sim, bool) or not isinstance(n_sim, numbers.Integral) or n_sim < 1:
-        raise BaccError(f"n_sim must be a positive whole number, got {n_sim!r}")
+    check_int(n_sim, "n_sim", 1, MAX_SIMULATIONS)
     w = check_weights(weights, n.size)
     if any(m == "bayes" for m in meths if isinstance(m, str)):
         a0, b0 = check_prior(prior, n.size)
@@ -440,12 +444,7 @@ def coverage(
         pr = prior if metric == "balanced_accuracy" else (a0[0], b0[0])
     else:
         pr = prior
-    try:
-        rng = np.random.default_rng(random_state)
-    except (TypeError, ValueError):
-        raise BaccError(
-            f"random_state must be None, an int or a Generator, got {random_state!r}"
-        ) from None
+    rng = check_random_state(random_state)
 
     truth = float(w @ p) if metric == "balanced_accuracy" else float(n @ p / n.sum())
     k = rng.binomial(n, p, size=(int(n_sim), n.size))

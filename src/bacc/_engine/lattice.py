@@ -462,7 +462,7 @@ class GridTable:
         h_cap = sd_sum / (25.0 * resolution)
         if many:
             h_cap *= 4.0
-            if np.any(sd[1:][rough] < 4.0 * h_cap):
+            if np.any(sd[1:][rough] < 8.0 * h_cap):
                 h_cap /= 2.0
         if h_cap > h:
             narrow = np.sum(sd[1:] < (1.0 if many else 4.0) * h_cap)

@@ -28,6 +28,7 @@ from .output import (
     result_dict,
     summary,
     title,
+    warn,
     write_csv,
 )
 from .results import (
@@ -215,7 +216,13 @@ def report(args) -> int:
     ranking = None
     if len(results) == 2:
         a, b = results
-        comparisons.append(ReportComparison(a.name, b.name, compare_items(a, b, settings), settings.paired))
+        try:
+            comparisons.append(
+                ReportComparison(a.name, b.name, compare_items(a, b, settings), settings.paired)
+            )
+        except BaccError as exc:
+            # the page still shows both; only the comparison of unlike results is left out
+            warn(f"{a.name} and {b.name} are not compared: {exc}")
     elif 2 < len(results) <= 50:
         ranking = rank_results(results, seed=args.seed)
     srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]

@@ -427,6 +427,13 @@ def load_items(
         )
     if (by or fold) and true is None:
         raise BaccError(f"{'--by' if by else '--fold'} needs a predictions file with --true and --pred")
+    if list(inputs).count("-") > 1:
+        raise BaccError("standard input ('-') can be read only once; give it once")
+    if sep is not None and (len(sep) != 1 or sep in "\r\n\"" or not sep.isprintable() and sep != "\t"):
+        raise BaccError(
+            f"--sep must be one character other than a quote or a line break, got {sep!r} "
+            "(a tab: --sep $'\\t')"
+        )
     raw: list[tuple[list[str], Item]] = []
     pred_files = [s for s in inputs if not (true is None or _is_text_matrix(s))]
     for n, spec in enumerate(list(inputs) + [f"\0{m}" for m in matrices], start=1):
