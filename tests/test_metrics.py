@@ -287,7 +287,7 @@ def test_balanced_precision_burkman_imbalanced_example():
 
 # -- exact arithmetic for large counts ------------------------------------------------------------
 @pytest.mark.parametrize("cm", [C2, [[20, 3, 1], [2, 15, 4], [0, 3, 30]], ALL_WRONG])
-@pytest.mark.parametrize("scale", [10**6, 10**12, 2**40])
+@pytest.mark.parametrize("scale", [10**6, 10**11, 2**36])  # classes stay within 10^13 (the limit)
 def test_kappa_and_matthews_are_scale_invariant_at_large_counts(cm, scale):
     big = (np.asarray(cm, dtype=np.int64) * scale).tolist()
     same(metrics.cohen_kappa(big), metrics.cohen_kappa(cm), tol=1e-14)

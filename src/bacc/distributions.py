@@ -52,7 +52,8 @@ from ._engine import beta as _beta
 from ._engine.aggregate import BetaNarrow, MomentNarrow
 from ._engine.components import RHO, TwoPoint, partition
 from ._engine.convert import readonly
-from ._engine.lattice import GridTable
+from ._engine.lattice import checked_table
+from ._engine.mode import find_mode
 from ._engine.pair import PairSums
 from ._engine.paired import PairedComponents, PairedTable, difference_cumulants
 from ._engine.solvers import (
@@ -314,54 +315,42 @@ class SumDistribution(ContinuousDistribution):
                 out[mid] = self._quantile(np.where(upper, qq, 1.0 - qq), upper)
         return out.reshape(q.shape) if q.shape else float(out[0])
 
-    _unimodal = False  # True where the density is known to be log-concave
+    _unimodal = False  # True where the density is known to be smooth and log-concave
 
     def mode(self) -> float:
         """Location of the maximum of the density (the true argmax, not a mean of class modes).
 
-        A log-concave density (every component has a log-concave density, e.g. Beta variables
-        with both parameters >= 1, as under a flat prior: convolution keeps log-concavity) has
-        one maximum within ``sqrt(3)`` standard deviations of the mean (any unimodal law; Johnson
+        A smooth log-concave density (every component's parameters above 1, as under a flat
+        prior when no class is perfect or all wrong: convolution keeps log-concavity) has one
+        maximum within ``sqrt(3)`` standard deviations of the mean (any unimodal law; Johnson
         and Rogers 1951). It is found by safeguarded Newton steps on the slope, the slope and
         curvature taken from three density values ``1e-4`` sd apart, inside a bracket that the
         slope's sign narrows at every step; once the middle value is the largest, the peak is
         within ``1e-4`` sd and the parabola's vertex within about ``1e-8`` sd of it; or, once
         two steps show Newton's quadratic convergence and the error they leave, about
-        ``e1^3 / e0^2`` for steps ``e0`` then ``e1``, is below ``1e-6`` sd, the last step's
-        end point is taken (typically within 1e-8 sd of the peak). Otherwise the density is scanned in standardised coordinates, the bracket around the best point
-        is zoomed into (each zoom one vectorised evaluation of 33 points), and a parabola
-        through the last three points gives the maximum to far below ``1e-6`` standard
-        deviations. The support boundaries are candidates too (a perfect classifier under a
-        flat prior has its density maximal at 1).
+        ``e1^3 / e0^2`` for steps ``e0`` then ``e1``, is below ``1e-6`` sd, the last step's end
+        point is taken (typically within 1e-8 sd of the peak).
+
+        Otherwise (a class whose density jumps or diverges at an end: a perfect or all-wrong
+        class) the density may peak at a kink or a singular point where the components' ends
+        meet: :func:`bacc._engine.mode.find_mode` zooms in on the highest density with those
+        points among the candidates, returns such a point exactly when the zoom closes on it,
+        polishes a smooth peak by a parabola, and verifies the answer against the density
+        ``1e-6`` sd to either side.
         """
         lo_s, hi_s = self._support
         sd = self.std()
         self._prepare()
         if self._unimodal:
             return self._log_concave_mode(lo_s, hi_s, sd)
-        z = np.linspace(-6.0, 6.0, 25)
-        xs = np.unique(np.concatenate([np.clip(self._mean + sd * z, lo_s, hi_s), [lo_s, hi_s]]))
-        for _ in range(2):
-            f = self._combine(xs, ("pdf",))["pdf"]
-            k = int(np.argmax(f))
-            a = float(xs[max(k - 1, 0)])
-            b = float(xs[min(k + 1, xs.size - 1)])
-            if b - a <= 1e-4 * sd:
-                break
-            xs = np.linspace(a, b, 17)
-        f = self._combine(xs, ("pdf",))["pdf"]
-        k = int(np.argmax(f))
-        best = float(xs[k])
-        if 0 < k < xs.size - 1:
-            x0, x1, x2 = xs[k - 1 : k + 2]
-            f0, f1, f2 = f[k - 1 : k + 2]
-            den = (x1 - x0) * (f1 - f2) - (x1 - x2) * (f1 - f0)
-            if den != 0:
-                num = (x1 - x0) ** 2 * (f1 - f2) - (x1 - x2) ** 2 * (f1 - f0)
-                cand = x1 - 0.5 * num / den
-                if x0 < cand < x2:
-                    best = float(cand)
-        return best
+        return find_mode(
+            lambda x: self._combine(x, ("pdf",))["pdf"], lo_s, hi_s, self._mean, sd,
+            self._mode_candidates(),
+        )
+
+    def _mode_candidates(self) -> np.ndarray:
+        """Points where the density may be kinked or singular (see :meth:`mode`)."""
+        return np.array([])
 
     def _log_concave_mode(self, lo_s: float, hi_s: float, sd: float) -> float:
         """Maximum of a log-concave density (see :meth:`mode`)."""
@@ -370,7 +359,32 @@ class SumDistribution(ContinuousDistribution):
         )
 
     def _mode_rounds(self, lo_s: float, hi_s: float, sd: float):
-        """Rounds of :meth:`_log_concave_mode`: yields three points, receives their densities."""
+        """Rounds of :meth:`_log_concave_mode`: yields points, receives their densities.
+
+        Where the density is interpolated from a table (``_tabulated_pdf``), its values carry
+        rounding noise of about 1e-9 of the peak, which the three points ``1e-4`` sd apart
+        turn into up to 1e-5 sd of error in the vertex; the result is then refined by the
+        vertices of parabolas ``1e-3`` and ``2e-3`` sd wide, combined by Richardson
+        extrapolation (their error is ``c h^2``): noise and truncation both below 1e-7 sd.
+        """
+        x = yield from self._newton_mode_rounds(lo_s, hi_s, sd)
+        if not self._tabulated_pdf:
+            return x
+        H = 1e-3 * sd
+        x = float(np.clip(x, lo_s + 2 * H, hi_s - 2 * H))
+        f2m, fm, f0, fp, f2p = yield x + H * np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
+        c1, c2 = fp - 2.0 * f0 + fm, f2p - 2.0 * f0 + f2m
+        if not (c1 < 0 and c2 < 0):
+            return x
+        v1 = x - 0.5 * H * (fp - fm) / c1
+        v2 = x - H * (f2p - f2m) / c2
+        refined = (4.0 * v1 - v2) / 3.0
+        return float(refined) if abs(refined - x) <= H else x
+
+    _tabulated_pdf = False  # True where the density is interpolated from a table
+
+    def _newton_mode_rounds(self, lo_s: float, hi_s: float, sd: float):
+        """Safeguarded Newton steps on the slope (see :meth:`mode`): yields three points."""
         root3 = 1.7320508075688772
         lo = max(lo_s, self._mean - root3 * sd)
         hi = min(hi_s, self._mean + root3 * sd)
@@ -451,8 +465,9 @@ class SumDistribution(ContinuousDistribution):
                 replies["q"] = reply + (v["dpdf"][:n],) if slope else reply
                 i = n
             if "m" in requests:
-                replies["m"] = v["pdf"][i : i + 3]
-                i += 3
+                size = requests["m"].size
+                replies["m"] = v["pdf"][i : i + size]
+                i += size
             if ask_p:
                 p_above = float(unit(v["sf"][i]))
             for name, reply in replies.items():
@@ -546,8 +561,9 @@ class BetaSum(SumDistribution):
         self._var = float(np.sum(self._cvar))
         self._m3 = float(np.sum(np.where(neg, -1.0, 1.0) * self._w**3 * m3))
         self._k4 = float(np.sum(self._w**4 * beta_k4(self._a, self._b)))
-        # Beta densities with both parameters >= 1 are log-concave, and so is their sum
-        self._unimodal = bool(np.all(self._a >= 1.0) and np.all(self._b >= 1.0))
+        # Beta densities with both parameters > 1 are log-concave and vanish at both ends, and
+        # so is their sum; a parameter of 1 is a jump at an end (see mode)
+        self._unimodal = bool(np.all(self._a > 1.0) and np.all(self._b > 1.0))
         self._support = (float(np.sum(np.minimum(w, 0.0))), float(np.sum(np.maximum(w, 0.0))))
         self._prepared = False
 
@@ -560,7 +576,7 @@ class BetaSum(SumDistribution):
     def _prepare(self) -> None:
         if self._prepared:
             return
-        plan = partition(self._cvar)
+        plan = partition(self._cvar, widest_smooth=self._widest_smooth())
         ib, lattice_ids = plan.widest, plan.lattice
         self._ib = ib
         self._b_logbeta = float(sc.betaln(self._a[ib], self._b[ib]))
@@ -584,10 +600,22 @@ class BetaSum(SumDistribution):
             )
             self._has_slope = True
         elif lattice_ids:
-            self._grid = GridTable(
+            self._grid = checked_table(
                 self._a, self._b, self._w, ib, lattice_ids, 2 * self._resolution, narrow
             )
+            self._tabulated_pdf = True
         self._prepared = True
+
+    def _widest_smooth(self) -> bool:
+        """The widest component's density is smooth where it has mass: at each end of its
+        support that holds mass (within a tenth of its 1e-15 span), a parameter of at least 3
+        (the CDF is then three times continuously differentiable there)."""
+        i = int(np.argmax(self._cvar))
+        a, b = self._a[i], self._b[i]
+        lo, hi = _beta.beta_tail_span(np.array([a]), np.array([b]), 1e-15)
+        span = float(hi[0] - lo[0])
+        at_lo, at_hi = lo[0] <= 0.1 * span, 1.0 - hi[0] <= 0.1 * span
+        return bool((not at_lo or a >= 3.0) and (not at_hi or b >= 3.0))
 
     def _b_values(self, z, kinds):
         """Values of the cdf / sf / pdf of the single component ``w * Beta(a, b)`` at z."""
@@ -630,6 +658,16 @@ class BetaSum(SumDistribution):
         return super().mode()
 
     mode.__doc__ = SumDistribution.mode.__doc__
+
+    def _mode_candidates(self) -> np.ndarray:
+        """The corner where every component is at the end where its density is highest (a
+        parameter <= 1 on that side), when there is one: there the density is kinked (a jump
+        of each component meets) or singular, and is often highest."""
+        top = (self._b <= 1.0) & (self._a >= self._b)
+        bottom = (self._a <= 1.0) & ~top
+        if not np.all(top | bottom):
+            return np.array([])
+        return np.array([self._shift + float(np.sum(self._w[top]))])
 
     def _direct_quantile(self, q, upper):
         """Quantiles of a single component: the verified Beta quantiles, scaled."""
@@ -954,6 +992,10 @@ class PairedDifference(SumDistribution):
         if "pdf" in v:
             v["pdf"] = v["pdf"] / wB
         return v
+
+    def _mode_candidates(self) -> np.ndarray:
+        """0: where every class difference may be singular (few discordant examples)."""
+        return np.array([0.0])
 
     def rvs(self, size=None, random_state=None):
         """Random draws from the Dirichlet model (Monte Carlo; never used by default)."""

@@ -594,25 +594,28 @@ def exact_interval(
         lower, upper = min(lower, estimate), max(upper, estimate)
     lower, upper = max(0.0, lower), min(1.0, upper)
     per_class = []
+    # plain Python numbers first: one conversion per array, not one per element
+    lo_l, hi_l = np.asarray(per_lo, dtype=float).tolist(), np.asarray(per_hi, dtype=float).tolist()
+    k_l, n_l, inc_l = np.asarray(k).tolist(), np.asarray(n).tolist(), np.asarray(inc).tolist()
     j = 0
     for i in range(cm.n_classes):
-        if inc[i]:
-            lo_c, hi_c = float(per_lo[j]), float(per_hi[j])
+        if inc_l[i]:
+            lo_c, hi_c = lo_l[j], hi_l[j]
             j += 1
         else:
             lo_c, hi_c = 0.0, 1.0
         per_class.append(
             ClassInterval(
                 label=labs[i],
-                correct=int(k[i]),
-                support=int(n[i]),
-                estimate=float(k[i] / n[i]) if n[i] > 0 else math.nan,
+                correct=int(k_l[i]),
+                support=int(n_l[i]),
+                estimate=k_l[i] / n_l[i] if n_l[i] > 0 else math.nan,
                 lower=lo_c,
                 upper=hi_c,
                 confidence=each,
                 sides=sides,
                 method="clopper-pearson",
-                included=bool(inc[i]),
+                included=bool(inc_l[i]),
             )
         )
     return Interval(

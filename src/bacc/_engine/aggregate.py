@@ -268,9 +268,7 @@ class _Tabulated:
             nn = plan.narrow
             narrow = BetaNarrow(a[nn], b[nn], w[nn], scale)
             self.offset = narrow.mean
-        # a rough table also needs fewer steps: its errors reach the sum damped (class notes)
-        res = RHO if rough else 2 * RHO
-        self.table = GridTable(a, b, w, plan.widest, ids, res, narrow, extrapolate=not rough)
+        self.table = GridTable(a, b, w, plan.widest, ids, 2 * RHO, narrow, extrapolate=not rough)
         t = self.table
         # integrals of F and S over each cell [x_i, x_i+1] of the table
         cell_f, cell_s = _cell_integrals(t.F, t.h), _cell_integrals(t.S, t.h)

@@ -7,8 +7,8 @@ the narrowest). When they are not (the spreads differ by more than ``MIXED``), t
 by the spread of the whole sum instead, and the components narrower than two steps are summed
 into one narrow part (:class:`bacc._engine.aggregate.NarrowPart`) that enters as one law, with
 its exact mean, variance, third moment and fourth cumulant. Beside a two-component sum, a narrow
-part of spread below ``NARROW_RULE`` times the whole enters by a two-point rule instead
-(:class:`TwoPoint`). No component's variance is dropped, and the cost no longer depends on the
+part of spread below ``NARROW_RULE`` times the narrower of the two enters by a two-point rule
+instead (:class:`TwoPoint`). No component's variance is dropped, and the cost no longer depends on the
 ratio of the widest spread to the narrowest.
 """
 
@@ -22,8 +22,8 @@ import numpy as np
 RHO = 8.0
 #: Ratio of the whole sum's spread to a component's above which the component is narrow.
 MIXED = 64.0
-#: A narrow part this much narrower than the whole enters a two-component sum by a two-point
-#: rule (error below 0.05 (sd / sd_sum)^4 = 3e-11 in the CDF).
+#: A narrow part this much narrower than both components of a two-component sum enters it by a
+#: two-point rule (error below 0.05 (sd / sd_R)^4 = 3e-11 in the CDF, sd_R the narrower one).
 NARROW_RULE = 5e-3
 
 
@@ -56,7 +56,7 @@ def split_scales(
     return order[narrow.size :], narrow
 
 
-def partition(cvar: np.ndarray, mixed: float = MIXED) -> Plan:
+def partition(cvar: np.ndarray, mixed: float = MIXED, widest_smooth: bool = False) -> Plan:
     """Split components by spread (see the module notes).
 
     Parameters
@@ -65,6 +65,10 @@ def partition(cvar: np.ndarray, mixed: float = MIXED) -> Plan:
         Variance of each weighted component.
     mixed : float
         Components narrower than ``1 / mixed`` of the whole sum form the narrow part.
+    widest_smooth : bool
+        The widest component's density is smooth (its CDF at least three times continuously
+        differentiable) wherever it has mass: then, when every other component is narrow, they
+        all enter it by the two-point rule (the sum is the widest component, exact, smoothed).
     """
     sd = np.sqrt(cvar)
     order = np.argsort(sd, kind="stable")
@@ -72,12 +76,23 @@ def partition(cvar: np.ndarray, mixed: float = MIXED) -> Plan:
     rest = order[:-1]
     if rest.size == 0:
         return plan
-    keep, narrow = split_scales(sd[rest], float(np.sqrt(np.sum(cvar))), mixed)
+    sd_sum = float(np.sqrt(np.sum(cvar)))
+    keep, narrow = split_scales(sd[rest], sd_sum, mixed)
     keep, narrow = rest[keep], rest[narrow]
+    if widest_smooth and keep.size == 1 and narrow.size and sd[keep[0]] * mixed < sd_sum:
+        # every other component is narrow (the kept one was kept only as the widest of them)
+        # and the widest is smooth where it has mass: together they enter it by the two-point
+        # rule (a widest component that jumps or diverges at an end keeps the lattice, which
+        # resolves the narrow ones there)
+        all_rest = float(np.sqrt(np.sum(cvar[rest])))
+        if all_rest <= NARROW_RULE * sd[plan.widest]:
+            plan.narrow = [int(i) for i in rest]
+            plan.rule = True
+            return plan
     sd_narrow = float(np.sqrt(np.sum(cvar[narrow])))
-    plan.rule = bool(
-        narrow.size and keep.size == 1 and sd_narrow <= NARROW_RULE * np.sqrt(np.sum(cvar))
-    )
+    # the rule needs the rest smooth on the narrow part's scale: the two-component sum varies
+    # on the scale of its narrower component (which smooths the jumps of the wider one)
+    plan.rule = bool(narrow.size and keep.size == 1 and sd_narrow <= NARROW_RULE * sd[keep[0]])
     plan.lattice = [int(i) for i in keep]
     plan.narrow = [int(i) for i in narrow]
     return plan

@@ -462,7 +462,7 @@ class GridTable:
         h_cap = sd_sum / (25.0 * resolution)
         if many:
             h_cap *= 4.0
-            if np.any(sd[1:][rough] < 8.0 * h_cap):
+            if np.any(sd[1:][rough] < 4.0 * h_cap):
                 h_cap /= 2.0
         if h_cap > h:
             narrow = np.sum(sd[1:] < (1.0 if many else 4.0) * h_cap)
@@ -661,3 +661,42 @@ class GridTable:
             sf = np.minimum(np.maximum(sf, S[nxt]), S[cell])
             out["sf"] = np.where(inside, sf, x < self.x[0])
         return out
+
+
+#: Largest disagreement between two tables of one sum at slightly different steps.
+_AGREE = 2e-9
+#: Resolutions of the second and third table, relative to the first.
+_RETRIES = (1.0625, 1.125)
+
+
+def checked_table(a, b, w, ib: int, ids: list[int], resolution: float, narrow=None) -> GridTable:
+    """A :class:`GridTable`, cross-checked against a second one at a step 6 % finer.
+
+    An extrapolated table (components whose densities jump or diverge at an end of their
+    support) can, at particular lattice steps, carry an error of ~1e-7 that the extrapolation
+    does not remove (measured: 39 Jeffreys classes of 1 and 2 examples, 71 steps per class
+    weight; the neighbouring steps are within 1e-11). Such a table disagrees with one at a
+    slightly different step: when the two differ by more than ``2e-9`` anywhere between their
+    1e-6 and 1 - 1e-6 quantiles, a third is built and the two that agree are kept. Tables
+    without extrapolation (smooth components), and of fewer than 14 lattice components (where
+    no such step was found in the tests), are returned unchecked.
+    """
+    first = GridTable(a, b, w, ib, ids, resolution, narrow)
+    if not first.exponents or len(ids) < _MANY:
+        return first
+    tables = [first]
+    for factor in _RETRIES:
+        tables.append(GridTable(a, b, w, ib, ids, resolution * factor, narrow))
+        pairs = [(s, t) for i, s in enumerate(tables) for t in tables[i + 1 :]]
+        for s, t in pairs:
+            if _agree(s, t):
+                return s
+    return tables[-1]
+
+
+def _agree(s: GridTable, t: GridTable) -> bool:
+    """Whether two tables of one sum agree within ``_AGREE`` at 41 points of their bulk."""
+    lo = s.x[np.searchsorted(s.F, 1e-6)] if s.F[-1] > 1e-6 else s.x[0]
+    hi = s.x[min(np.searchsorted(s.F, 1.0 - 1e-6), s.x.size - 1)]
+    x = np.linspace(lo, hi, 41)
+    return bool(np.max(np.abs(s.values(x, ("cdf",))["cdf"] - t.values(x, ("cdf",))["cdf"])) <= _AGREE)
