@@ -15,6 +15,7 @@ from scipy import special as sc
 
 __all__ = [
     "beta_cdf",
+    "beta_quantiles",
     "beta_sf",
     "beta_logpdf",
     "beta_pdf",
@@ -257,6 +258,18 @@ def _iterate(tail_target, a, b, upper):
         if idx.size == 0:
             break
     return x
+
+
+def beta_quantiles(prob, a, b, survival) -> np.ndarray:
+    """Verified quantiles of many Beta laws at once (1-D arrays of one length, ``0 < prob < 1``):
+    ``x`` with ``P(X <= x) = prob``, or ``P(X > x) = prob`` where ``survival``; each solved on
+    the smaller of its two tails (one call of :func:`_solve` for all rows)."""
+    prob = np.asarray(prob, dtype=float)
+    if prob.size == 0:
+        return np.zeros(0)
+    upper = np.where(survival, prob <= 0.5, prob > 0.5)
+    target = np.where(upper == survival, prob, 1.0 - prob)
+    return _solve(target, np.asarray(a, dtype=float), np.asarray(b, dtype=float), upper)
 
 
 def _invert(prob, a, b, survival: bool):
