@@ -345,7 +345,7 @@ class SumDistribution(ContinuousDistribution):
             return self._log_concave_mode(lo_s, hi_s, sd)
         return find_mode(
             lambda x: self._combine(x, ("pdf",))["pdf"], lo_s, hi_s, self._mean, sd,
-            self._mode_candidates(),
+            self._mode_candidates(), tabulated=self._tabulated_pdf,
         )
 
     def _mode_candidates(self) -> np.ndarray:
@@ -371,7 +371,8 @@ class SumDistribution(ContinuousDistribution):
         if not self._tabulated_pdf:
             return x
         H = 1e-3 * sd
-        x = float(np.clip(x, lo_s + 2 * H, hi_s - 2 * H))
+        if not (lo_s + 2 * H < x < hi_s - 2 * H):
+            return x
         f2m, fm, f0, fp, f2p = yield x + H * np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
         c1, c2 = fp - 2.0 * f0 + fm, f2p - 2.0 * f0 + f2m
         if not (c1 < 0 and c2 < 0):
