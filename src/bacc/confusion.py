@@ -31,6 +31,7 @@ __all__ = [
     "chance_level",
     "included_classes",
     "label_order",
+    "check_label_values",
 ]
 
 
@@ -83,6 +84,70 @@ def _validate_counts(matrix) -> np.ndarray:
     if out.sum() == 0:
         raise BaccError("the confusion matrix has no examples (all counts are 0)")
     return out
+
+
+#: Largest number of classes (distinct labels) of a matrix: a 10 000 x 10 000 matrix of counts
+#: takes 800 MB; more distinct labels are almost always identifiers or scores, not classes.
+MAX_CLASSES = 10_000
+
+
+def _check_class_count(n: int) -> None:
+    if n > MAX_CLASSES:
+        raise BaccError(
+            f"{n:,} distinct labels; bacc handles at most {MAX_CLASSES:,} classes (are these "
+            "identifiers or scores rather than class labels?)"
+        )
+
+
+def _is_missing(v) -> bool:
+    """None, NaN, NaT (anything that is not equal to itself)."""
+    if v is None:
+        return True
+    try:
+        return bool(v != v)
+    except (TypeError, ValueError):
+        return False
+
+
+def _fraction(v) -> float | None:
+    """The value of a number (or of a text that reads as one) when it is not a whole number."""
+    if isinstance(v, bool | np.bool_):
+        return None
+    if isinstance(v, str):
+        try:
+            v = float(v)
+        except ValueError:
+            return None
+    if isinstance(v, float | np.floating) and np.isfinite(v) and not float(v).is_integer():
+        return float(v)
+    return None
+
+
+def _refuse_scores(seq, name: str) -> None:
+    """Refuse continuous scores passed as labels: many distinct non-integer numbers (or texts
+    that read as such, from a CSV file)."""
+    nums = [f for f in map(_fraction, seq) if f is not None]
+    distinct = len(set(nums))
+    if distinct > 2 and len(nums) >= 0.5 * len(seq):
+        raise BaccError(
+            f"{name} looks like continuous scores ({distinct} distinct non-integer values), not "
+            "class labels; pass predicted labels, e.g. (score >= threshold)"
+        )
+
+
+def check_label_values(y_true, y_pred) -> None:
+    """Refuse what is probably not a pair of class-label columns: continuous scores, or
+    predictions that share no label with the truth (used by every counting path)."""
+    for name, seq in (("y_true", y_true), ("y_pred", y_pred)):
+        _refuse_scores(seq, name)
+    vocab_t, vocab_p = set(y_true), set(y_pred)
+    if vocab_t and vocab_p and not vocab_t & vocab_p:
+        show = lambda v: sorted(map(repr, v))[:4]  # noqa: E731
+        raise BaccError(
+            f"no predicted label is a true label (true: {', '.join(show(vocab_t))}; "
+            f"predicted: {', '.join(show(vocab_p))}): map the predictions to the same "
+            "labels (e.g. 1 -> 'fraud'), or pass labels= if that is really meant"
+        )
 
 
 def _validate_labels(labels, n: int) -> tuple:
@@ -157,6 +222,12 @@ class ConfusionMatrix:
         among the predictions is a class with no true examples). ``labels`` fixes the order and
         may add classes never seen; a label outside ``labels`` is an error.
         """
+        for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+            if np.ma.isMaskedArray(y) and np.ma.count_masked(y):
+                raise BaccError(
+                    f"{name} has {int(np.ma.count_masked(y))} masked entries; drop those pairs "
+                    "(e.g. keep = ~(y_true.mask | y_pred.mask)) or fill them before counting"
+                )
         yt = as_label_sequence(y_true, "y_true")
         yp = as_label_sequence(y_pred, "y_pred")
         if len(yt) != len(yp):
@@ -166,19 +237,20 @@ class ConfusionMatrix:
         if len(yt) == 0:
             raise BaccError("y_true and y_pred are empty")
         for name, seq in (("y_true", yt), ("y_pred", yp)):
-            for v in seq:
-                if v is None or (isinstance(v, float) and np.isnan(v)):
-                    raise BaccError(f"{name} contains a missing label ({v!r})")
-        if labels is None:
-            seen = list(dict.fromkeys(list(yt) + list(yp)))
-            try:
-                labs = tuple(sorted(seen))
-            except TypeError:
+            missing = [i for i, v in enumerate(seq) if _is_missing(v)]
+            if missing:
                 raise BaccError(
-                    "labels of mixed types cannot be ordered; pass labels= to fix the class order"
-                ) from None
+                    f"{name} has {len(missing)} missing label(s) (None, NaN or NaT; the first at "
+                    f"position {missing[0]}); drop those pairs before counting"
+                )
+        if labels is None:
+            check_label_values(yt, yp)
+            seen = list(dict.fromkeys(list(yt) + list(yp)))
+            _check_class_count(len(seen))
+            labs = label_order(seen)
         else:
             labs = _validate_labels(labels, len(as_label_sequence(labels, "labels")))
+            _check_class_count(len(labs))
         index = {lab: i for i, lab in enumerate(labs)}
         codes = []
         for name, values in (("y_true", yt), ("y_pred", yp)):
@@ -300,11 +372,32 @@ class ConfusionMatrix:
 
 
 def as_confusion_matrix(obj, *, rows: str = "true", labels=None) -> ConfusionMatrix:
-    """Return ``obj`` as a :class:`ConfusionMatrix` (matrices are read with ``rows``)."""
+    """Return ``obj`` as a :class:`ConfusionMatrix` (matrices are read with ``rows``).
+
+    A labelled table (a pandas DataFrame, or anything with ``index``, ``columns`` and
+    ``to_numpy``) is read with its index as the classes of the rows and its columns as those of
+    the columns: they must be the same labels, in any order (the columns are put in the order
+    of the index).
+    """
     if isinstance(obj, ConfusionMatrix):
         if labels is not None and tuple(labels) != obj.labels:
             raise BaccError("labels= disagrees with the labels of the given ConfusionMatrix")
         return obj
+    if hasattr(obj, "counts") and hasattr(obj, "groups") and hasattr(obj, "by"):
+        raise BaccError(
+            "this is a table of grouped counts (one confusion matrix per group): evaluate each "
+            "group with bacc.evaluate_many(counts)"
+        )
+    if all(hasattr(obj, name) for name in ("index", "columns", "to_numpy")) and labels is None:
+        idx, cols = list(obj.index), list(obj.columns)
+        if sorted(map(repr, idx)) != sorted(map(repr, cols)):
+            raise BaccError(
+                f"a labelled confusion matrix needs the same classes in its index and columns, "
+                f"got {idx[:5]!r} and {cols[:5]!r}"
+            )
+        order = [cols.index(lab) for lab in idx]
+        values = np.asarray(obj.to_numpy())[:, order]
+        return ConfusionMatrix.from_matrix(values, rows=rows, labels=idx)
     return ConfusionMatrix.from_matrix(obj, rows=rows, labels=labels)
 
 

@@ -11,6 +11,7 @@ from ._engine import beta as _beta
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix, chance_level
+from .errors import BaccError
 from .posterior import (
     BalancedAccuracyPosterior,
     BetaPosterior,
@@ -179,8 +180,10 @@ class Evaluation(FrozenArrays):
 
 
 def evaluate(
-    matrix_or_cm,
+    matrix_or_cm=None,
+    y_pred=None,
     *,
+    y_true=None,
     prior=(1.0, 1.0),
     confidence: float = 0.95,
     weights=None,
@@ -188,12 +191,17 @@ def evaluate(
     labels=None,
     empty: str = "drop",
 ) -> Evaluation:
-    """Evaluate a classifier from its confusion matrix.
+    """Evaluate a classifier from its confusion matrix, or from true and predicted labels.
 
     Parameters
     ----------
-    matrix_or_cm : ConfusionMatrix or array_like of shape (l, l)
-        Counts; rows are the true classes unless ``rows="predicted"``.
+    matrix_or_cm : ConfusionMatrix, array_like of shape (l, l), or labelled table
+        Counts; rows are the true classes unless ``rows="predicted"``. A pandas DataFrame
+        gives its index and columns as the labels. With ``y_pred``, the true labels instead
+        (scikit-learn's order: ``evaluate(y_true, y_pred)``).
+    y_pred, y_true : sequence, optional
+        Predicted and true labels, counted with
+        :meth:`bacc.ConfusionMatrix.from_predictions` (``labels`` fixes the classes).
     prior : (float, float), per-class pairs, or {"flat", "jeffreys"}
         Beta prior of each class accuracy (default flat). The accuracy uses the first pair.
     confidence : float
@@ -246,7 +254,18 @@ def evaluate(
     True
     """
     c = check_confidence(confidence)
-    cm = as_confusion_matrix(matrix_or_cm, rows=rows, labels=labels)
+    if y_true is not None:
+        if matrix_or_cm is not None:
+            raise BaccError("give the true labels once: evaluate(y_true, y_pred) or y_true=")
+        matrix_or_cm = y_true
+    if matrix_or_cm is None:
+        raise BaccError("evaluate needs a confusion matrix, or true and predicted labels")
+    if y_pred is not None:
+        cm = ConfusionMatrix.from_predictions(matrix_or_cm, y_pred, labels=labels)
+    elif y_true is not None:
+        raise BaccError("y_true= needs y_pred= (the predicted labels)")
+    else:
+        cm = as_confusion_matrix(matrix_or_cm, rows=rows, labels=labels)
     pa, pb = check_prior(prior, cm.n_classes)
     w = check_weights(weights, cm.n_classes)
     a, b, w_bal, bal_labels = balanced_components(

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .confusion import ConfusionMatrix, label_order
+from .confusion import ConfusionMatrix, check_label_values, label_order
 from .errors import BaccError
 
 __all__ = [
@@ -380,6 +380,10 @@ def read_predictions(
         seen = {str(v): v for v in yt + yp}
         labs = tuple(seen.get(str(lab), lab) if not isinstance(lab, bool) else lab for lab in labels)
     else:
+        try:
+            check_label_values(yt, yp)
+        except BaccError as exc:
+            raise BaccError(f"{table.source}: columns {true!r} and {pred!r}: {exc}") from None
         labs = label_order(yt + yp)
     return Predictions(table.source, true, pred, tuple(yt), tuple(yp), groups, folds, labs)
 

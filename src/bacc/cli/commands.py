@@ -210,6 +210,7 @@ def report(args) -> int:
     three to fifty."""
     from ..display.report import ReportComparison, Section, render_report, write_report
 
+    _refuse_overwriting_inputs(args.output, args.inputs)
     settings = Settings.from_args(args)
     results = _evaluate_all(args, settings)
     comparisons = []
@@ -233,6 +234,17 @@ def report(args) -> int:
     path = write_report(args.output, page)
     out(f"wrote {path}")
     return 0
+
+
+def _refuse_overwriting_inputs(output, inputs) -> None:
+    """Refuse an output path that is one of the inputs (also through a link)."""
+    import os
+
+    for src in inputs or ():
+        if src == "-" or not os.path.exists(src) or not os.path.exists(output):
+            continue
+        if os.path.samefile(src, output):
+            raise BaccError(f"the output {output} is the input {src}: choose another -o path")
 
 
 #: Subcommand name -> function.

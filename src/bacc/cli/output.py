@@ -50,13 +50,25 @@ _WARNINGS_SHOWN = 5
 # ----------------------------------------------------------------------------------------------
 # streams
 def out(text: str = "") -> None:
-    """Write a line to standard output."""
-    sys.stdout.write(text + "\n")
+    """Write a line to standard output, control characters shown escaped (a label holding
+    an escape sequence cannot recolour or rewrite the terminal)."""
+    sys.stdout.write("\n".join(visible(line) for line in text.split("\n")) + "\n")
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters (other than tabs) written as escapes, e.g. ``\x1b``."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() or c == "\t" else c.encode("unicode_escape").decode("ascii")
+        for c in text
+    )
 
 
 def one_line(msg: object) -> str:
-    """``msg`` on one line (runs of white space, new lines included, become one space)."""
-    return " ".join(str(msg).split())
+    """``msg`` on one line (runs of white space, new lines included, become one space;
+    control characters escaped)."""
+    return visible(" ".join(str(msg).split()))
 
 
 def warn(msg: str) -> None:
@@ -156,7 +168,24 @@ def _csv_value(v) -> str:
         return ""
     if isinstance(v, float):
         return "" if math.isnan(v) else repr(v)
-    return str(v)
+    if isinstance(v, int | bool):
+        return str(v)
+    return safe_cell(str(v))
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(text: str) -> str:
+    """A text cell that a spreadsheet will not run: one starting with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return gets a leading ``'`` (the OWASP rule for CSV injection),
+    unless it is a plain number (``-0.5`` stays a number)."""
+    if text.startswith(_FORMULA_START):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
 
 
 def write_csv(header: Sequence[str], rows: Sequence[Sequence]) -> None:

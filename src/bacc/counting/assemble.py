@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..confusion import ConfusionMatrix, label_order
+from ..confusion import ConfusionMatrix, check_label_values, label_order
 from ..errors import BaccError, BaccWarning
 from .grouped import GroupedCounts
 from .tally import Spec, Tally, clean_value
@@ -147,6 +147,12 @@ def assemble(tally: Tally, spec: Spec, *, labels, nulls: str) -> ConfusionMatrix
             for key, n in kept
         ]
     if labels is None:
+        trues = [key[nb] for key, _ in kept]
+        preds = [key[nb + 1] for key, _ in kept]
+        try:
+            check_label_values(trues, preds)
+        except BaccError as exc:
+            raise BaccError(f"{where}: columns {spec.true!r} and {spec.pred!r}: {exc}") from None
         labs = label_order([key[i] for key, _ in kept for i in (nb, nb + 1)])
         lab_index = {lab: i for i, lab in enumerate(labs)}
     else:

@@ -437,10 +437,29 @@ def render_report(
 
 
 def write_report(path: str | Path, html_text: str) -> Path:
-    """Write the page to ``path`` (UTF-8) and return the path; errors become BaccError."""
+    """Write the page to ``path`` (UTF-8) and return the path; errors become BaccError.
+
+    The page is written to a temporary file in the same folder and renamed over ``path`` only
+    when complete: a failed write (full disk, size limit, interruption) leaves a previous
+    report intact and no partial one.
+    """
+    import os
+    import tempfile
+
     p = Path(path)
+    tmp = None
     try:
-        p.write_text(html_text, encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(html_text)
+        os.replace(tmp, p)
+        tmp = None
     except OSError as exc:
         raise BaccError(f"cannot write {p}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
     return p
