@@ -467,6 +467,7 @@ def _matrix_from_csv(path: str, text: str, sep: str | None) -> MatrixData:
         [f.strip() for f in (next(csv.reader([ln], delimiter=delim)) if delim else ln.split())]
         for ln in lines
     ]
+    first_fields = list(rows[0]) if rows else []
     header = None
     if any(f and not _is_number(f) for f in rows[0][1:]) or (
         rows[0] and rows[0][0] == "" and len(rows) > 1
@@ -484,6 +485,13 @@ def _matrix_from_csv(path: str, text: str, sep: str | None) -> MatrixData:
         row = []
         for f in r:
             if not _is_number(f):
+                if header is not None:
+                    cols = ", ".join(first_fields[:8]) + (", ..." if len(first_fields) > 8 else "")
+                    raise BaccError(
+                        f"{path} looks like a predictions file (columns {cols}), not a "
+                        "confusion matrix: give the true and predicted columns with --true COLUMN "
+                        "--pred COLUMN"
+                    )
                 raise BaccError(f"{path}: row {i} of the matrix has {f!r}, which is not a count")
             row.append(float(f))
         counts.append(row)

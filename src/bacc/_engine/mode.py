@@ -13,8 +13,9 @@ vectorised evaluation each), the candidates inside the bracket always among them
 bracket closes on a candidate, that point is the mode, exactly (a kink or a singular point:
 the zoom converges to it from whichever side the density rises). Otherwise the peak is smooth:
 the vertex of the parabola through three points ``1e-4`` sd apart (a Newton step on the slope,
-error about ``1e-8`` sd) polishes it. The answer is verified against the density: it is not
-lower than the density ``1e-6`` sd to either side.
+error about ``1e-8`` sd) polishes it. The answer is verified against the density: a kink or singular point is not
+lower than the density ``1e-6`` sd to either side, a smooth peak not lower than ``1e-3`` sd
+to either side (up to the values' rounding noise).
 """
 
 from __future__ import annotations
@@ -89,19 +90,25 @@ def find_mode(
     # slope), until a step is below 1e-8 sd
     h = _POLISH * sd
     x = min(max(best, lo + h), hi - h)
+    width = 0.0  # the peak's width, sqrt(f / |f''|)
     for _ in range(4):
         fm, f0, fp = value(np.array([x - h, x, x + h]))
         curv = fp - 2.0 * f0 + fm
         if not (np.isfinite(curv) and curv < 0):
             break
+        width = h * float(np.sqrt(f0 / -curv))
         step = -0.5 * h * (fp - fm) / curv
         if abs(step) > 2.0 * h:
             break
         x = min(max(x + step, lo + h), hi - h)
         if abs(step) <= 1e-8 * sd:
             break
-    if tabulated:
+    if tabulated and width > 0.1 * sd:
+        # a broad peak of an interpolated density: refined and verified at 1e-3 sd, above the
+        # values' rounding noise
         x = _wide_vertex(value, x, lo, hi, sd)
+        if _verified(value, x, lo, hi, sd, distance=1e-3, noise=1e-9):
+            return float(x)
     if _verified(value, x, lo, hi, sd):
         return float(x)
     return best
@@ -123,10 +130,13 @@ def _wide_vertex(value, x: float, lo: float, hi: float, sd: float) -> float:
     return float(refined) if abs(refined - x) <= H else x
 
 
-def _verified(value, x: float, lo: float, hi: float, sd: float) -> bool:
-    """The density at ``x`` is not below its values ``_CHECK`` sd to either side (inside the
-    support)."""
-    d = _CHECK * sd
+def _verified(
+    value, x: float, lo: float, hi: float, sd: float, distance: float = _CHECK,
+    noise: float = 1e-12,
+) -> bool:
+    """The density at ``x`` is not below its values ``distance`` sd to either side (inside
+    the support), up to ``noise`` relative."""
+    d = distance * sd
     pts = np.array([x, max(lo, x - d), min(hi, x + d)])
     f = value(pts)
     if np.isinf(f[0]) and f[0] > 0:
@@ -137,5 +147,5 @@ def _verified(value, x: float, lo: float, hi: float, sd: float) -> bool:
         side = -1.0 if x == hi else 1.0
         g = value(x + side * d * np.array([1.0, 10.0, 100.0]))
         return bool(g[0] >= g[1] >= g[2] and g[0] > 0)
-    tol = 1e-12 * max(abs(float(f[0])), 1e-300)
+    tol = noise * max(abs(float(f[0])), 1e-300)
     return bool(f[0] >= f[1] - tol and f[0] >= f[2] - tol)

@@ -22,7 +22,27 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(f"{message}{self._suggestion(message)} (see '{self.prog} --help')")
+
+    def _suggestion(self, message: str) -> str:
+        """``; did you mean ...?`` for a mistyped subcommand or option."""
+        import difflib
+        import re
+
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            choices = re.findall(r"'([^']*)'", m.group(2))
+            close = difflib.get_close_matches(m.group(1), choices, n=1)
+            return f"; did you mean '{close[0]}'?" if close else ""
+        m = re.search(r"unrecognized arguments: (\S+)", message)
+        if m and m.group(1).startswith("-"):
+            options = [o for a in self._actions for o in a.option_strings]
+            for sub in self._subparsers._group_actions if self._subparsers else ():
+                for parser in getattr(sub, "choices", {}).values():
+                    options += [o for a in parser._actions for o in a.option_strings]
+            close = difflib.get_close_matches(m.group(1).split("=")[0], options, n=1)
+            return f"; did you mean '{close[0]}'?" if close else ""
+        return ""
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):

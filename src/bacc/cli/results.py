@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..errors import BaccError
 from ..progress import Progress
 from .inputs import Item, parse_prior, parse_weights
@@ -72,8 +74,22 @@ class Settings:
         rope = getattr(args, "rope", 0.0)
         if not (rope >= 0) or math.isinf(rope):
             raise BaccError(f"--rope must be a number >= 0, got {rope!r}")
+        # options are checked once, before any input is read (an error names the option, not
+        # an input)
+        from .._engine.validate import check_confidence, check_prior
+
+        try:
+            check_confidence(args.confidence)
+        except BaccError as exc:
+            raise BaccError(f"--confidence: {exc}") from None
+        prior = parse_prior(args.prior) if args.prior else (1.0, 1.0)
+        if isinstance(prior, str) or np.shape(prior) == (2,):
+            try:
+                check_prior(prior, 1)
+            except BaccError as exc:
+                raise BaccError(f"--prior: {exc}") from None
         return cls(
-            prior=parse_prior(args.prior) if args.prior else (1.0, 1.0),
+            prior=prior,
             confidence=args.confidence,
             weights=args.weights,
             exact_method=args.exact_method,
