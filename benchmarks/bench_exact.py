@@ -14,27 +14,11 @@ Run:  python benchmarks/bench_exact.py
 
 from __future__ import annotations
 
-import statistics
-import time
-
 import numpy as np
+from _timing import timed
 from scipy import stats
 
 import bacc
-
-
-def timed(fn, repeat=7):
-    fn()
-    t = time.perf_counter()
-    fn()
-    number = max(1, min(2000, int(0.05 / max(time.perf_counter() - t, 1e-7))))
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - t) / number)
-    return statistics.median(times)
 
 
 def naive(cm, confidence=0.95):

@@ -17,27 +17,12 @@ Run:  python benchmarks/bench_mixed.py
 
 from __future__ import annotations
 
-import statistics
 import time
 
 import numpy as np
+from _timing import timed
 
 import bacc
-
-
-def timed(fn, repeat=5):
-    """Median time of one call: ``repeat`` blocks of calls (each about 50 ms long)."""
-    fn()
-    t = time.perf_counter()
-    fn()
-    number = max(1, min(50, int(0.05 / max(time.perf_counter() - t, 1e-6))))
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - t) / number)
-    return statistics.median(times)
 
 
 def matrix(n, k):

@@ -173,3 +173,25 @@ def test_library_warnings_do_not_leak_as_tracebacks():
         with pytest.raises(bacc.BaccWarning):
             bacc.evaluate([[0, 0], [1, 9]])
     assert Path(bacc.__file__).exists()
+
+
+def test_cli_suggests_the_nearest_subcommand_and_option(tmp_path):
+    p = run("evalute", "--matrix", "5,1;2,8")
+    assert p.returncode == 2 and "did you mean 'evaluate'" in p.stderr
+    p = run("evaluate", "--matrix", "5,1;2,8", "--treu", "y")
+    assert p.returncode == 2 and "did you mean '--true'" in p.stderr
+
+
+def test_cli_explains_a_predictions_file_read_as_a_matrix(tmp_path):
+    f = tmp_path / "preds.csv"
+    f.write_text("label,predicted\nlegit,legit\nfraud,legit\n")
+    p = run("evaluate", str(f))
+    assert p.returncode == 2
+    assert "--true COLUMN --pred COLUMN" in p.stderr and "label, predicted" in p.stderr
+
+
+def test_cli_option_errors_name_the_option_not_an_input():
+    for args, option in ((["--confidence", "1.1"], "--confidence"), (["--prior", "0.01,0.01"], "--prior")):
+        p = run("evaluate", "--matrix", "5,1;2,8", *args)
+        assert p.returncode == 2 and p.stderr.startswith(f"bacc: error: {option}:"), p.stderr
+        assert "matrix 1" not in p.stderr

@@ -53,7 +53,7 @@ from ._engine.aggregate import BetaNarrow, MomentNarrow
 from ._engine.components import RHO, TwoPoint, partition
 from ._engine.convert import readonly
 from ._engine.lattice import checked_table
-from ._engine.mode import find_mode
+from ._engine.mode import WIDE, find_mode, richardson_vertex
 from ._engine.pair import PairSums
 from ._engine.paired import PairedComponents, PairedTable, difference_cumulants
 from ._engine.solvers import (
@@ -373,14 +373,8 @@ class SumDistribution(ContinuousDistribution):
         H = 1e-3 * sd
         if not (lo_s + 2 * H < x < hi_s - 2 * H):
             return x
-        f2m, fm, f0, fp, f2p = yield x + H * np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
-        c1, c2 = fp - 2.0 * f0 + fm, f2p - 2.0 * f0 + f2m
-        if not (c1 < 0 and c2 < 0):
-            return x
-        v1 = x - 0.5 * H * (fp - fm) / c1
-        v2 = x - H * (f2p - f2m) / c2
-        refined = (4.0 * v1 - v2) / 3.0
-        return float(refined) if abs(refined - x) <= H else x
+        values = yield x + H * WIDE
+        return richardson_vertex(x, H, values)
 
     _tabulated_pdf = False  # True where the density is interpolated from a table
 

@@ -120,7 +120,19 @@ def _wide_vertex(value, x: float, lo: float, hi: float, sd: float) -> float:
     H = 1e-3 * sd
     if not (lo + 2 * H < x < hi - 2 * H):
         return x
-    f2m, fm, f0, fp, f2p = value(x + H * np.array([-2.0, -1.0, 0.0, 1.0, 2.0]))
+    return richardson_vertex(x, H, value(x + H * WIDE))
+
+
+#: Offsets (in units of the spacing) of the five points of :func:`richardson_vertex`.
+WIDE = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
+
+
+def richardson_vertex(x: float, H: float, f) -> float:
+    """The peak near ``x`` from the density at ``x + H * WIDE``: the vertices of the parabolas
+    through the points ``H`` and ``2 H`` apart (error ``c h^2`` each) combined by Richardson
+    extrapolation; ``x`` itself where the values do not bend down or the result leaves
+    ``[x - H, x + H]``."""
+    f2m, fm, f0, fp, f2p = f
     c1, c2 = fp - 2.0 * f0 + fm, f2p - 2.0 * f0 + f2m
     if not (c1 < 0 and c2 < 0):
         return x
