@@ -195,3 +195,42 @@ def test_cli_option_errors_name_the_option_not_an_input():
         p = run("evaluate", "--matrix", "5,1;2,8", *args)
         assert p.returncode == 2 and p.stderr.startswith(f"bacc: error: {option}:"), p.stderr
         assert "matrix 1" not in p.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# files read once each, names taken literally
+def _write(path: Path, rows: str) -> None:
+    path.write_text("y,p\n" + rows)
+
+
+def test_folders_and_globs_read_each_real_file_once_by_its_literal_name(tmp_path):
+    pytest.importorskip("duckdb")
+    d = tmp_path / "runs"
+    (d / "sub").mkdir(parents=True)
+    _write(d / "run[1].csv", "a,a\n")
+    _write(d / "run1.csv", "b,b\nb,b\n")
+    (d / "notes.txt").write_text("not data\n")
+    outside = tmp_path / "outside.csv"
+    _write(outside, "a,b\n" * 5)
+    os.symlink(outside, d / "link_out.csv")  # leads out of the folder: not counted
+    os.symlink(d, d / "sub" / "loop")  # a loop: not followed
+    os.symlink(d / "run1.csv", d / "sub" / "again.csv")  # the same file twice: counted once
+    total = lambda src: int(bacc.counts(src, true="y", pred="p").counts.sum())  # noqa: E731
+    assert total(str(d)) == 3
+    assert total([str(d / "run[1].csv")]) == 1
+    assert total(str(d / "run*.csv")) == 3
+    assert total([str(d / "run1.csv"), str(d / "run1.csv")]) == 2
+
+
+def test_csv_labels_are_trimmed_the_same_way_by_every_reader(tmp_path):
+    pytest.importorskip("duckdb")
+    d = tmp_path / "w"
+    d.mkdir()
+    _write(d / "w.csv", " a,a\nb , b\na,a\n")
+    big = bacc.counts(str(d), true="y", pred="p")  # DuckDB
+    small = ConfusionMatrix.from_predictions(["a", "b", "a"], ["a", "b", "a"])
+    assert big.labels == small.labels == ("a", "b")
+    assert big.counts.reshape(-1, 2, 2)[0].tolist() == small.counts.tolist()
+    p = run("evaluate", str(d / "w.csv"), "--true", "y", "--pred", "p")  # the Python reader
+    rows = [line.split() for line in p.stdout.splitlines() if "/" in line and line.startswith("  ")]
+    assert p.returncode == 0 and ["a", "2", "/", "2"] in [r[:4] for r in rows]

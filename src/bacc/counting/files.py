@@ -42,33 +42,69 @@ def _file_format(path: str) -> str | None:
     return _FILE_FORMATS.get(suffixes[-1]) if suffixes else None
 
 
+#: Extensions a directory scan counts (a stray ``.txt`` note beside the data is not data; a
+#: ``.txt`` file named explicitly is read as CSV).
+_SCANNED = {ext for ext in _FILE_FORMATS if ext != ".txt"}
+
+
+def _scan(root: str) -> list[str]:
+    """The data files under a directory: symbolic links to directories are not followed (no
+    loops), a linked file counts only when it lies inside the directory, hidden and
+    ``_``-prefixed names are skipped (Spark's ``_SUCCESS``, editors' ``.~lock``)."""
+    base = os.path.realpath(root)
+    out = []
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        for name in sorted(names):
+            if name.startswith((".", "_")):
+                continue
+            path = os.path.join(folder, name)
+            real = os.path.realpath(path)
+            if os.path.commonpath([base, real]) != base or not os.path.isfile(real):
+                continue
+            suffixes = [x.lower() for x in Path(name).suffixes]
+            while suffixes and suffixes[-1] in _COMPRESSED:
+                suffixes.pop()
+            if suffixes and suffixes[-1] in _SCANNED:
+                out.append(path)
+    return out
+
+
 def _expand(paths: Sequence[str]) -> list[str]:
+    """The files named by ``paths``: each directory scanned and each glob expanded once, here
+    (DuckDB is given the names found, escaped, so that a file named ``run[1].csv`` is that file),
+    every real file once (however many names or links lead to it)."""
     files: list[str] = []
     for p in paths:
         if os.path.isdir(p):
+            scanned = _scan(p)
             found: list[str] = []
             for fmt in ("parquet", "csv", "json"):
-                found = sorted(
-                    f for f in glob.glob(os.path.join(glob.escape(p), "**", "*"), recursive=True)
-                    if os.path.isfile(f) and _file_format(f) == fmt and not Path(f).name.startswith(("_", "."))
-                )
+                found = [f for f in scanned if _file_format(f) == fmt]
                 if found:
                     break
             if not found:
                 raise BaccError(
-                    f"directory {p} holds no data file ({', '.join(sorted(_FILE_FORMATS))})"
+                    f"directory {p} holds no data file ({', '.join(sorted(_SCANNED))})"
                 )
             files.extend(found)
+        elif os.path.isfile(p):
+            files.append(p)  # a literal name, even if it holds [ ] * ?
         elif glob.has_magic(p):
             found = sorted(f for f in glob.glob(p, recursive=True) if os.path.isfile(f))
             if not found:
                 raise BaccError(f"no file matches {p}")
             files.extend(found)
-        elif os.path.isfile(p):
-            files.append(p)
         else:
             raise BaccError(f"cannot read {p}: no such file or directory")
-    return files
+    seen: set[str] = set()
+    unique = []
+    for f in files:
+        real = os.path.realpath(f)
+        if real not in seen:
+            seen.add(real)
+            unique.append(f)
+    return unique
 
 
 def is_file_source(source: Any) -> bool:
@@ -136,7 +172,8 @@ def tally_files(
         except duckdb.Error as exc:
             raise BaccError(f"memory_limit={memory_limit!r}: {first_line(exc)}") from None
     try:
-        params: list = [files]
+        # names are literal: escape what DuckDB would expand as a glob again
+        params: list = [[glob.escape(f) for f in files]]
         if fmt == "parquet":
             reader = "read_parquet(?, union_by_name = true)"
         elif fmt == "json":
@@ -176,7 +213,13 @@ def tally_files(
                 f"SUM({c}), COUNT_IF({c} < 0), COUNT_IF({inf}{c} <> floor({c})), "
                 f"COUNT_IF({c} IS NULL{nan})"
             )
-        sql = f"SELECT {keys}, {aggs} FROM {reader} GROUP BY {keys}"
+        if fmt == "csv":
+            # one parsing rule for CSV text, as bacc.readers: surrounding white space is not
+            # part of a label (" a" and "a " are the label "a")
+            cols = ", ".join(f"trim({_quote(c)}) AS {_quote(c)}" for c in spec.keys)
+            sql = f"SELECT {keys}, {aggs} FROM (SELECT {cols}{_extra(spec)} FROM {reader}) GROUP BY {keys}"
+        else:
+            sql = f"SELECT {keys}, {aggs} FROM {reader} GROUP BY {keys}"
         try:
             label = f"counting {Path(files[0]).name}" if len(files) == 1 else f"counting {len(files)} files"
             rows = _run_with_progress(con, sql, params, progress, label)
@@ -185,6 +228,11 @@ def tally_files(
     finally:
         con.close()
     return Tally(rows, where, text_labels=(fmt == "csv"))
+
+
+def _extra(spec) -> str:
+    """The count column, when there is one, beside the trimmed keys."""
+    return "" if spec.count is None else f", {_quote(spec.count)}"
 
 
 def _quote(name: str) -> str:
