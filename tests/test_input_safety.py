@@ -234,3 +234,15 @@ def test_csv_labels_are_trimmed_the_same_way_by_every_reader(tmp_path):
     p = run("evaluate", str(d / "w.csv"), "--true", "y", "--pred", "p")  # the Python reader
     rows = [line.split() for line in p.stdout.splitlines() if "/" in line and line.startswith("  ")]
     assert p.returncode == 0 and ["a", "2", "/", "2"] in [r[:4] for r in rows]
+
+
+def test_list_typed_parquet_columns_are_refused_in_one_line(tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("duckdb")
+    f = tmp_path / "lists.parquet"
+    pd.DataFrame({"y": [[1, 2], [3]], "p": [[1], [2]]}).to_parquet(f)
+    with pytest.raises(bacc.BaccError, match="list values"):
+        bacc.counts(str(f), true="y", pred="p")
+    p = run("evaluate", str(f), "--true", "y", "--pred", "p")
+    assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1

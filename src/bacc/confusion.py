@@ -139,6 +139,15 @@ def check_label_values(y_true, y_pred) -> None:
     """Refuse what is probably not a pair of class-label columns: continuous scores, or
     predictions that share no label with the truth (used by every counting path)."""
     for name, seq in (("y_true", y_true), ("y_pred", y_pred)):
+        for v in seq:
+            try:
+                hash(v)
+            except TypeError:
+                text = repr(v)
+                raise BaccError(
+                    f"{name} holds {type(v).__name__} values (e.g. "
+                    f"{text if len(text) <= 30 else text[:27] + '...'}), not single class labels"
+                ) from None
         _refuse_scores(seq, name)
     vocab_t, vocab_p = set(y_true), set(y_pred)
     if vocab_t and vocab_p and not vocab_t & vocab_p:
