@@ -118,7 +118,7 @@ def _check_counts(k, n) -> tuple[np.ndarray, np.ndarray]:
         if not np.all(np.isfinite(v)) or np.any(v != np.round(v)):
             raise BaccError(f"{name} must be whole numbers")
     if np.any(k < 0):
-        raise BaccError(f"k (correct) must be >= 0, got {k[k < 0].ravel()[0]!r}")
+        raise BaccError(f"k (correct) must be >= 0, got {k[k < 0].ravel()[0].item()!r}")
     if np.any(k > n):
         raise BaccError("k (correct) must not exceed n (examples)")
     return k.astype(float), n.astype(float)

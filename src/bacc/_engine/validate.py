@@ -182,7 +182,7 @@ def check_weights(weights, n_classes: int, *, allow_none: bool = True) -> np.nda
     if not np.all(np.isfinite(w)):
         raise BaccError("weights must be finite numbers")
     if np.any(w < 0):
-        raise BaccError(f"weights must be >= 0, got {w[w < 0][0]!r}")
+        raise BaccError(f"weights must be >= 0, got {float(w[w < 0][0])!r}")
     if abs(w.sum() - 1.0) > 1e-9:
         raise BaccError(f"weights must sum to 1, they sum to {float(w.sum())!r}")
     tiny = (w > 0) & (w < MIN_WEIGHT * w.max())
