@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import bacc
-from bacc.confusion import MAX_CLASSES, ConfusionMatrix
+from bacc._engine.validate import MAX_CLASSES
+from bacc.confusion import ConfusionMatrix
 
 
 def run(*args, stdin=None, cwd=None):

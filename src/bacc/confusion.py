@@ -17,6 +17,7 @@ import numpy as np
 
 from ._engine.convert import jsonable
 from ._engine.validate import (
+    MAX_CLASSES,
     as_label_sequence,
     check_choice,
     check_count_limit,
@@ -84,11 +85,6 @@ def _validate_counts(matrix) -> np.ndarray:
     if out.sum() == 0:
         raise BaccError("the confusion matrix has no examples (all counts are 0)")
     return out
-
-
-#: Largest number of classes (distinct labels) of a matrix: a 10 000 x 10 000 matrix of counts
-#: takes 800 MB; more distinct labels are almost always identifiers or scores, not classes.
-MAX_CLASSES = 10_000
 
 
 def _check_class_count(n: int) -> None:

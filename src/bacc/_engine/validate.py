@@ -10,6 +10,7 @@ import numpy as np
 from ..errors import BaccError
 
 __all__ = [
+    "MAX_CLASSES",
     "MAX_CONFIDENCE",
     "MAX_COUNT",
     "MAX_PARAMETER",
@@ -56,6 +57,10 @@ MIN_WEIGHT = 1e-12
 #: at 5e-13 they are 2e-3 sd off).
 MIN_CONFIDENCE = 1e-6
 MAX_CONFIDENCE = 1.0 - 1e-9
+#: Largest number of classes (distinct labels) of a matrix: a 10 000 x 10 000 matrix of counts
+#: takes 800 MB (10^5 labels asked for 74.5 GiB); more distinct labels are almost always
+#: identifiers or scores, not classes.
+MAX_CLASSES = 10_000
 #: Largest number of simulated data sets (coverage) or posterior draws (rank) of one call: each
 #: costs memory and time in proportion (10^8 draws of a few classes take about a minute).
 MAX_SIMULATIONS = 10**8
