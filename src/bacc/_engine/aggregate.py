@@ -42,6 +42,9 @@ _TAIL = 1e-15
 #: A narrow part narrower than this fraction of the whole sum is tabulated without
 #: extrapolation (see :class:`BetaNarrow`).
 ROUGH = 0.25
+#: Inside a rough table, a narrow part at most this fraction of the whole sum is moment-matched
+#: at any step (no table of its own).
+INNER_MATCHED = 0.01
 
 
 def moment_masses(var: float, m3: float, k4: float, h: float) -> np.ndarray:
@@ -87,9 +90,13 @@ class NarrowPart:
         self.sd = float(np.sqrt(self.var))
         self.count = int(count)
 
+    #: Moment-matched at any step (set inside a rough table for a part far narrower than the
+    #: whole sum: see :class:`_Tabulated`).
+    always_matched = False
+
     def matched(self, h: float) -> bool:
         """Whether the masses at step ``h`` are moment-matched (else triangular masses)."""
-        return self.sd <= h
+        return self.sd <= h or self.always_matched
 
     def masses(
         self, h: float, coarse: float | None = None, fourth_order: bool = True
@@ -268,6 +275,11 @@ class _Tabulated:
             nn = plan.narrow
             narrow = BetaNarrow(a[nn], b[nn], w[nn], scale)
             self.offset = narrow.mean
+            # inside a rough table a part narrower than 1 % of the whole sum needs no table of
+            # its own: its five moment-matched masses are exact to the fourth moment, and what
+            # they miss reaches the whole sum damped by (sd / scale)^4 < 1e-8
+            if rough and scale is not None and narrow.sd <= INNER_MATCHED * scale:
+                narrow.always_matched = True
         self.table = GridTable(a, b, w, plan.widest, ids, 2 * RHO, narrow, extrapolate=not rough)
         t = self.table
         # integrals of F and S over each cell [x_i, x_i+1] of the table
