@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import bacc
-from bacc.comparison import Ranking, compare, rank
+from bacc.comparison import compare
+from bacc.ranking import Ranking, rank
 
 C1 = [[40, 3, 2], [4, 30, 6], [3, 5, 22]]
 C2 = [[30, 10, 5], [10, 25, 5], [8, 8, 14]]

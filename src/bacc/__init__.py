@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from . import metrics
 from .batch import BatchEvaluation, evaluate_many
-from .comparison import Comparison, Ranking, compare, compare_paired, rank
+from .comparison import Comparison, compare, compare_paired
 from .confusion import ConfusionMatrix
 from .counting import GroupedCounts, counts, counts_from_long
 from .distributions import BetaPosterior, BetaSum, PairedDifference
@@ -38,6 +38,7 @@ from .posterior import (
     posterior_balanced_accuracy,
     posterior_class_accuracies,
 )
+from .ranking import Ranking, rank, rank_paired
 from .significance import BinomialTest, McNemarTest, binomial_test, mcnemar_exact
 from .simulation import CoverageResult, MethodCoverage, coverage
 
@@ -83,5 +84,6 @@ __all__ = [
     "posterior_balanced_accuracy",
     "posterior_class_accuracies",
     "rank",
+    "rank_paired",
 ]
 __version__ = "0.1.0"

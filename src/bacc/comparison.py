@@ -12,15 +12,13 @@ same examples. Here:
   only A right, only B right, both wrong) is multinomial, and a Dirichlet posterior over the
   four cells gives the correlated posterior of ``delta`` (:class:`bacc.PairedDifference`,
   also deterministic), with the exact McNemar test as the frequentist counterpart.
-* :func:`rank`: the paper's win-counting scheme, plus the exact matrix of pairwise
-  ``P(row > column)`` and, from seeded joint posterior draws, the probability that each
-  classifier is the best and its expected rank, with Monte Carlo standard errors.
+Ranking several classifiers is in :mod:`bacc.ranking`.
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,12 +26,9 @@ import numpy as np
 from . import metrics
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.validate import (
-    MAX_SIMULATIONS,
     as_label_sequence,
     check_confidence,
-    check_int,
     check_prior,
-    check_random_state,
     check_sequence,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
@@ -45,12 +40,10 @@ from .significance import McNemarTest, mcnemar_exact
 
 __all__ = [
     "Comparison",
-    "Ranking",
     "compare",
     "compare_paired",
     "dirichlet_from_beta",
     "paired_counts",
-    "rank",
 ]
 
 
@@ -150,87 +143,6 @@ class Comparison(FrozenArrays):
         return comparison_html(self)
 
 
-@dataclass(frozen=True, eq=False)
-class Ranking(FrozenArrays):
-    """Result of :func:`rank`. Frozen; print it or ``to_dict()``.
-
-    Attributes
-    ----------
-    names : tuple of str
-        Classifiers, in the order given.
-    labels : tuple
-        Classes of the balanced accuracy.
-    mean_balanced_accuracy, sample_balanced_accuracy : numpy.ndarray
-        Posterior mean and sample value of each classifier's balanced accuracy.
-    mean_difference : numpy.ndarray, shape (T, T)
-        Posterior mean of ``lambda_row - lambda_column`` (Carrillo et al. (2014), eq. 14).
-    wins, rank : numpy.ndarray of int
-        Carrillo et al. (2014), section 4.5: pairwise wins by the sign of the posterior mean of ``delta``, and
-        the rank by number of wins (1 = most wins; ties share the better rank).
-    p_greater : numpy.ndarray, shape (T, T)
-        Exact ``P(lambda_row > lambda_column)`` (diagonal NaN).
-    p_best, p_best_se : numpy.ndarray
-        Probability that each classifier has the highest balanced accuracy, with its Monte
-        Carlo standard error.
-    expected_rank, expected_rank_se : numpy.ndarray
-        Posterior expected rank (1 = best) and its Monte Carlo standard error.
-    """
-
-    names: tuple
-    labels: tuple
-    mean_balanced_accuracy: np.ndarray
-    sample_balanced_accuracy: np.ndarray
-    mean_difference: np.ndarray = field(repr=False)
-    p_greater: np.ndarray = field(repr=False)
-    wins: np.ndarray
-    rank: np.ndarray
-    p_best: np.ndarray
-    p_best_se: np.ndarray
-    expected_rank: np.ndarray
-    expected_rank_se: np.ndarray
-    n_draws: int
-    random_state: object
-
-    @property
-    def order(self) -> np.ndarray:
-        """Indices of the classifiers from first to last (by rank, then expected rank)."""
-        return np.lexsort((self.expected_rank, self.rank))
-
-    def to_dict(self) -> dict:
-        """Plain JSON-able dict."""
-
-        def mat(m):
-            return [[None if np.isnan(v) else float(v) for v in row] for row in m]
-
-        rs = self.random_state
-        return {
-            "names": [jsonable(n) for n in self.names],
-            "labels": [jsonable(x) for x in self.labels],
-            "mean_balanced_accuracy": self.mean_balanced_accuracy.tolist(),
-            "sample_balanced_accuracy": self.sample_balanced_accuracy.tolist(),
-            "mean_difference": mat(self.mean_difference),
-            "p_greater": mat(self.p_greater),
-            "wins": self.wins.tolist(),
-            "rank": self.rank.tolist(),
-            "p_best": self.p_best.tolist(),
-            "p_best_se": self.p_best_se.tolist(),
-            "expected_rank": self.expected_rank.tolist(),
-            "expected_rank_se": self.expected_rank_se.tolist(),
-            "n_draws": self.n_draws,
-            "random_state": rs if isinstance(rs, int | type(None)) else str(rs),
-        }
-
-    def __str__(self) -> str:
-        from .display.text import ranking_text
-
-        return ranking_text(self)
-
-    def _repr_html_(self) -> str:
-        from .display.html import ranking_html
-
-        return ranking_html(self)
-
-
 # ----------------------------------------------------------------------------------------------
 # helpers
 def _check_rope(rope) -> float:
@@ -272,14 +184,17 @@ class _Posterior:
             self.sample = float(obj.sample_balanced_accuracy)
             self.a, self.b, self.w = post.components
             self.labels = tuple(post.labels)
+            self.prior_a, self.prior_b = obj.prior_a, obj.prior_b
         else:
             try:
                 self.cm = as_confusion_matrix(obj, rows=rows)
             except BaccError as exc:
                 raise BaccError(f"{what}: {exc}") from None
+            pri = (1.0, 1.0) if prior is None else prior
             self.a, self.b, self.w, self.labels = balanced_components(
-                self.cm, (1.0, 1.0) if prior is None else prior, weights, stacklevel=stacklevel
+                self.cm, pri, weights, stacklevel=stacklevel
             )
+            self.prior_a, self.prior_b = check_prior(pri, self.cm.n_classes)
             self.sample = float(metrics.balanced_accuracy(self.cm, weights=weights))
         self.mean = float(np.sum(self.w * self.a / (self.a + self.b)))
 
@@ -671,137 +586,4 @@ def compare_paired(
         n_examples=(cm_a.total, cm_b.total),
         mcnemar=test,
         **_summaries(diff, r, c),
-    )
-
-
-def _draw_balanced(rng, post: _Posterior, n: int, chunk_elems: int = 4_000_000) -> np.ndarray:
-    """Exact independent draws of one classifier's balanced accuracy (chunked for memory)."""
-    m = post.a.size
-    step = max(1, chunk_elems // m)
-    out = np.empty(n)
-    for s in range(0, n, step):
-        k = min(step, n - s)
-        out[s : s + k] = rng.beta(post.a, post.b, size=(k, m)) @ post.w
-    return out
-
-
-def rank(
-    evaluations,
-    *,
-    names=None,
-    random_state=0,
-    n_draws: int = 100_000,
-    prior=None,
-    rows: str = "true",
-) -> Ranking:
-    """Rank several classifiers by their posterior balanced accuracies.
-
-    Parameters
-    ----------
-    evaluations : sequence or mapping of (ConfusionMatrix, array_like or Evaluation)
-        The classifiers' results over the same classes. A mapping gives names.
-    names : sequence of str, optional
-        Names (default: the mapping's keys, else ``C1, C2, ...`` as in Carrillo et al. (2014)).
-    random_state : int, numpy Generator or None
-        Seed of the joint posterior draws behind ``p_best`` and ``expected_rank``. Everything
-        else is deterministic.
-    n_draws : int
-        Number of joint posterior draws (default 100 000).
-    prior : Beta prior for matrix inputs (default flat); see :func:`compare`.
-    rows : {"true", "predicted"}
-        Orientation of matrix inputs.
-
-    Returns
-    -------
-    Ranking
-        ``wins`` and ``rank`` (the scheme of Carrillo et al. (2014)), ``mean_difference``, the exact
-        ``p_greater`` matrix, ``p_best`` and ``expected_rank`` with Monte Carlo standard
-        errors.
-
-    Notes
-    -----
-    Carrillo et al. (2014), section 4.5: compute the pairwise posterior differences (eq. 14) and their
-    posterior means, let the sign of each mean decide a winner, count wins, and rank by wins.
-    By linearity the posterior mean of ``delta`` is the difference of the posterior means.
-    The paper notes that the sign of the mean stands in for ``P(lambda_i > lambda_j)``; that
-    probability is given exactly here (``p_greater``, each a :class:`bacc.BetaSum`
-    survival function at 0). Which classifier is best is a joint question: ``p_best[t]`` and
-    ``expected_rank[t]`` are estimated from ``n_draws`` exact, independent joint draws of the
-    posteriors, so their Monte Carlo standard errors are ``sqrt(p (1 - p) / n)`` and
-    ``sd(rank) / sqrt(n)``. As in the paper, the posteriors are treated as independent; for
-    classifiers that predicted the same examples compare pairs with :func:`compare_paired`.
-
-    References
-    ----------
-    .. [1] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
-       performance evaluation for multiclass classification using the posterior balanced
-       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
-       Systems and Computing 252, 347-361, section 4.5 and section 5.1 (ranking C1, C2, C3).
-
-    Examples
-    --------
-    >>> import bacc
-    >>> r = bacc.rank([[[40, 5], [5, 10]], [[30, 15], [8, 7]], [[44, 1], [2, 13]]])
-    >>> r.rank.tolist()  # posterior means 0.760, 0.565, 0.890
-    [2, 3, 1]
-    >>> round(float(r.p_greater[2, 0]), 3)  # P(lambda_C3 > lambda_C1)
-    0.954
-    """
-    if isinstance(evaluations, Mapping):
-        default = [str(k) for k in evaluations]
-        items = list(evaluations.values())
-    else:
-        if isinstance(evaluations, str | bytes | ConfusionMatrix | Evaluation | np.ndarray):
-            raise BaccError("evaluations must be a sequence (or mapping) of several classifiers' results")
-        items = list(check_sequence(evaluations, "evaluations"))
-        default = [f"C{i + 1}" for i in range(len(items))]
-    T = len(items)
-    if T < 2:
-        raise BaccError(f"rank needs at least two classifiers, got {T}")
-    nm = _check_names(names, T, default)
-    check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
-    posts = []
-    for t, x in enumerate(items):  # a loop, not a comprehension: warnings name the user's line
-        posts.append(
-            _Posterior(x, prior=prior, weights=None, rows=rows, what=f"classifier {nm[t]}")
-        )
-    for t in range(1, T):
-        # a ranking may hold test sets where a class has no examples (groups of a report):
-        # each keeps its own balanced accuracy, as in the table beside it
-        _same_classes(posts[0], posts[t], nm[0], nm[t], included=False)
-    means = np.array([p.mean for p in posts])
-    mean_diff = means[:, None] - means[None, :]
-    p_greater = np.full((T, T), np.nan)
-    for i in range(T):
-        for j in range(i + 1, T):
-            d = _difference(posts[i], posts[j])
-            p_greater[i, j] = float(d.sf(0.0))
-            p_greater[j, i] = float(d.cdf(0.0))
-    wins = np.sum(mean_diff > 0, axis=1).astype(int)
-    rnk = 1 + np.sum(wins[None, :] > wins[:, None], axis=1).astype(int)
-    rng = check_random_state(random_state)
-    draws = np.column_stack([_draw_balanced(rng, p, int(n_draws)) for p in posts])
-    n = draws.shape[0]
-    best = np.argmax(draws, axis=1)
-    p_best = np.bincount(best, minlength=T) / n
-    p_best_se = np.sqrt(p_best * (1 - p_best) / n)
-    ranks = T - np.argsort(np.argsort(draws, axis=1), axis=1)
-    exp_rank = ranks.mean(axis=0)
-    exp_rank_se = ranks.std(axis=0, ddof=1) / np.sqrt(n)
-    labels = posts[0].cm.labels
-    return Ranking(
-        names=tuple(nm),
-        labels=tuple(labels),
-        mean_balanced_accuracy=means,
-        sample_balanced_accuracy=np.array([p.sample for p in posts]),
-        mean_difference=mean_diff,
-        p_greater=p_greater,
-        wins=wins,
-        rank=rnk,
-        p_best=p_best,
-        p_best_se=p_best_se,
-        expected_rank=exp_rank,
-        expected_rank_se=exp_rank_se,
-        n_draws=int(n),
-        random_state=random_state,
     )

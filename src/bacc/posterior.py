@@ -21,6 +21,7 @@ __all__ = [
     "posterior_accuracy",
     "posterior_class_accuracies",
     "posterior_balanced_accuracy",
+    "prior_phrase",
 ]
 
 
@@ -235,3 +236,29 @@ def posterior_balanced_accuracy(
     cm = as_confusion_matrix(cm, rows=rows)
     a, b, w, labels = balanced_components(cm, prior, weights, empty)
     return BalancedAccuracyPosterior(a, b, w, list(labels), chance_level(cm))
+
+
+def prior_phrase(a, b) -> str:
+    """The Beta prior of the class accuracies in words: ``"flat prior Beta(1, 1) per class"``.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Per-class Beta parameters.
+
+    Examples
+    --------
+    >>> from bacc.posterior import prior_phrase
+    >>> prior_phrase([1, 1], [1, 1]), prior_phrase(0.5, 0.5), prior_phrase([1, 2], [1, 1])
+    ('flat prior Beta(1, 1) per class', "Jeffreys' prior Beta(1/2, 1/2) per class", 'Beta priors that differ between classes')
+    """
+    aa = np.atleast_1d(np.asarray(a, dtype=float))
+    bb = np.atleast_1d(np.asarray(b, dtype=float))
+    if aa.size == 0 or np.any(aa != aa.flat[0]) or np.any(bb != bb.flat[0]):
+        return "Beta priors that differ between classes"
+    x, y = float(aa.flat[0]), float(bb.flat[0])
+    if x == y == 1:
+        return "flat prior Beta(1, 1) per class"
+    if x == y == 0.5:
+        return "Jeffreys' prior Beta(1/2, 1/2) per class"
+    return f"prior Beta({x:g}, {y:g}) per class"

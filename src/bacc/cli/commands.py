@@ -17,9 +17,13 @@ from .inputs import load_items, parse_labels, parse_list
 from .output import (
     CSV_COLUMNS,
     DETAIL_LIMIT,
+    batch_csv_rows,
+    batch_dict,
+    check_output_path,
     csv_rows,
     dump_json,
     full_table,
+    heading,
     out,
     pictures_wanted,
     print_batch_summary,
@@ -29,6 +33,7 @@ from .output import (
     summary,
     title,
     warn,
+    wrapped,
     write_csv,
 )
 from .results import (
@@ -37,6 +42,7 @@ from .results import (
     compare_items,
     evaluate_items,
     rank_results,
+    resolve_paired,
 )
 
 __all__ = ["COMMANDS", "compare", "coverage", "evaluate", "rank", "report"]
@@ -72,11 +78,17 @@ def evaluate(args) -> int:
     settings = Settings.from_args(args)
     items = _load(args)
     many = len(items) > DETAIL_LIMIT
-    if args.format == "table" and many and not args.details:
+    if many and not args.details:
+        # many groups: one vectorised evaluation (bacc.evaluate_many), in every format
         batch = batch_summary(items, settings)
         if batch is not None:
-            print_batch_summary(batch)
-            _left_out(len(items))
+            if args.format == "json":
+                dump_json(batch_dict(batch))
+            elif args.format == "csv":
+                write_csv(CSV_COLUMNS, batch_csv_rows(batch))
+            else:
+                print_batch_summary(batch)
+                _left_out(len(items))
             return 0
     results = evaluate_items(items, settings)
     report_warnings(results)
@@ -88,7 +100,7 @@ def evaluate(args) -> int:
         return 0
     if len(results) == 1:
         out(title(results[0]))
-        out(full_table(results[0]))
+        out(full_table(results[0], classes=args.details is not False))
         return 0
     out(f"{len(results)} evaluations, balanced accuracy ({results[0].exact.method} exact interval):")
     out(summary(results))
@@ -112,6 +124,7 @@ def compare(args) -> int:
             f"({', '.join(r.name for r in results[:5])}); use 'bacc rank' for more"
         )
     a, b = results
+    settings, note = resolve_paired(settings, [a.item, b.item])
     comp = compare_items(a, b, settings)
     if args.format == "json":
         dump_json({
@@ -119,8 +132,10 @@ def compare(args) -> int:
             "evaluations": [result_dict(a), result_dict(b)],
         })
         return 0
-    out(f"A = {a.name}   ({a.item.source})")
-    out(f"B = {b.name}   ({b.item.source})")
+    out(heading(f"A = {a.name}", a.item.source))
+    out(heading(f"B = {b.name}", b.item.source))
+    if note:
+        out(wrapped(note))
     out()
     out(summary(results))
     out()
@@ -134,12 +149,16 @@ def rank(args) -> int:
     results = _evaluate_all(args, settings)
     if len(results) < 2:
         raise BaccError(f"rank needs at least two classifiers, got {len(results)}")
-    ranking = rank_results(results, seed=args.seed)
+    settings, note = resolve_paired(settings, [r.item for r in results])
+    ranking = rank_results(results, seed=args.seed, settings=settings)
     if args.format == "json":
         dump_json({"ranking": ranking.to_dict(), "evaluations": [result_dict(r) for r in results]})
         return 0
     out(summary(results))
     out()
+    if note:
+        out(wrapped(note))
+        out()
     out(str(ranking))
     return 0
 
@@ -200,8 +219,10 @@ def coverage(args) -> int:
             for m in result.methods
         ])
         return 0
-    out(f"({source}; seed {args.seed})")
-    out(str(result))
+    head, *rest = str(result).split("\n")
+    out(head)
+    out(f"  ({source}; seed {args.seed})")
+    out("\n".join(rest))
     return 0
 
 
@@ -211,8 +232,12 @@ def report(args) -> int:
     from ..display.report import ReportComparison, Section, render_report, write_report
 
     _refuse_overwriting_inputs(args.output, args.inputs)
+    check_output_path(args.output)
     settings = Settings.from_args(args)
     results = _evaluate_all(args, settings)
+    settings, note = resolve_paired(settings, [r.item for r in results])
+    if note:
+        out(wrapped(note))
     comparisons = []
     ranking = None
     if len(results) == 2:
@@ -225,7 +250,7 @@ def report(args) -> int:
             # the page still shows both; only the comparison of unlike results is left out
             warn(f"{a.name} and {b.name} are not compared: {exc}")
     elif 2 < len(results) <= 50:
-        ranking = rank_results(results, seed=args.seed)
+        ranking = rank_results(results, seed=args.seed, settings=settings)
     srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
     page_title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
     section = Section(title="Results", entries=report_entries(results), comparisons=comparisons,

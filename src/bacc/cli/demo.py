@@ -115,7 +115,7 @@ def _predictions_section(k: int, fname: str, heading: str, models, pairs, settin
     ranking = None
     if len(results) > 2:
         try:
-            ranking = rank_results(results, seed=0)
+            ranking = rank_results(results, seed=0, settings=paired)
             out()
             out("-- ranking")
             out(str(ranking))
@@ -139,11 +139,21 @@ def _predictions_section(k: int, fname: str, heading: str, models, pairs, settin
 
 def demo(args) -> int:
     """``bacc demo``: print the tables of the shipped examples and write their HTML report."""
+    from .._engine.validate import check_confidence
     from ..display.report import render_report, write_report
+    from .output import check_output_path
 
+    # every option is checked before anything is printed or computed
+    try:
+        check_confidence(args.confidence)
+    except BaccError as exc:
+        raise BaccError(f"--confidence: {exc}") from None
+    if args.output:
+        check_output_path(args.output)
     settings = Settings(confidence=args.confidence)
     out("bacc demo: how good are these classifiers, and how sure can we be?")
-    out(f"(posterior under a flat prior; {100 * args.confidence:g}% credible and exact intervals)")
+    out(f"(posterior under a flat prior Beta(1, 1) per class; {100 * args.confidence:g}% credible "
+        "and exact intervals)")
     out()
     sections = [_paper_section(settings)]
     for k, (fname, heading, models, pair, pair2) in enumerate(_REAL, start=2):

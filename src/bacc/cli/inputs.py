@@ -311,6 +311,9 @@ class Item:
         Per-fold matrices (``--fold`` column, or folds in a matrix file).
     example_ids : tuple or None
         Line numbers of the examples in the file (to check that paired inputs match).
+    file : str or None
+        The predictions file of an ungrouped prediction column (inputs of one file share their
+        examples, and are paired by default).
     """
 
     name: str
@@ -320,6 +323,7 @@ class Item:
     y_pred: tuple | None = None
     folds: tuple | None = None
     example_ids: tuple | None = None
+    file: str | None = None
 
 
 def _cm_from_pairs(yt, yp, labels, where: str) -> ConfusionMatrix:
@@ -480,7 +484,8 @@ def _prediction_items(spec, true, preds, by, fold, labels, sep, n_files) -> list
             folds = _fold_matrices(p.y_true, p.y_pred, p.folds, p.labels, spec)
             out.append((
                 parts or [pcol if n_files <= 1 else fname],
-                Item("", cm, f"{spec}: {true} vs {pcol}", p.y_true, p.y_pred, folds, tuple(table.lines)),
+                Item("", cm, f"{spec}: {true} vs {pcol}", p.y_true, p.y_pred, folds,
+                     tuple(table.lines), file=spec),
             ))
             continue
         index: dict = {}

@@ -23,10 +23,15 @@ if TYPE_CHECKING:
 __all__ = [
     "CSV_COLUMNS",
     "DETAIL_LIMIT",
+    "batch_csv_rows",
+    "batch_dict",
+    "check_output_path",
     "csv_rows",
     "dump_json",
     "error",
     "full_table",
+    "heading",
+    "wrapped",
     "one_line",
     "out",
     "pictures_wanted",
@@ -163,6 +168,29 @@ def csv_rows(r: Evaluated) -> list[list]:
     return rows
 
 
+def batch_csv_rows(batch) -> list[list]:
+    """The CSV rows of many groups evaluated at once (:func:`bacc.evaluate_many`): one
+    ``balanced_accuracy`` row per group in the columns of :data:`CSV_COLUMNS` (the posterior
+    median and mode and the per-class rows are left out; ``--details`` gives them)."""
+    rows = []
+    for g, name in enumerate(batch.groups):
+        rows.append([
+            name, "balanced_accuracy", "", int(batch.correct[g].sum()), int(batch.support[g].sum()),
+            float(batch.sample_balanced_accuracy[g]), float(batch.mean[g]), None, None,
+            float(batch.lower[g]), float(batch.upper[g]), float(batch.exact_lower[g]),
+            float(batch.exact_upper[g]), "union", float(batch.p_above_chance[g]), batch.confidence,
+        ])
+    return rows
+
+
+def batch_dict(batch) -> dict:
+    """The JSON of many groups evaluated at once: the batch's summary per group."""
+    d = {"summary_only": True,
+         "note": "one summary per group (bacc.evaluate_many); add --details for every table"}
+    d.update(batch.to_dict())
+    return d
+
+
 def _csv_value(v) -> str:
     if v is None:
         return ""
@@ -201,12 +229,33 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence]) -> None:
 def title(r: Evaluated) -> str:
     """The heading line of one input's table: ``== name   (source)``."""
     src = r.item.source
-    return f"== {r.name}" + (f"   ({src})" if src and src != r.name else "")
+    return heading(f"== {r.name}", src if src and src != r.name else "")
 
 
-def full_table(r: Evaluated) -> str:
-    """The full table of one evaluated input (measures and classes)."""
-    return evaluation_table(r.evaluation, r.exact, r.accuracy_exact, r.class_exact, r.fold_interval)
+def wrapped(text: str) -> str:
+    """A line of prose wrapped to 100 columns."""
+    from ..display.text import wrap
+
+    return "\n".join(wrap(text))
+
+
+def heading(head: str, source: str = "") -> str:
+    """``head   (source)`` on one line when it fits 100 columns, else the source on the next."""
+    from ..display.text import WIDTH, wrap
+
+    if not source:
+        return head
+    one = f"{head}   ({source})"
+    if len(one) <= WIDTH:
+        return one
+    return "\n".join([head, *wrap(f"({source})", indent="    ", width=WIDTH - 3)]).replace(
+        "\n(", "\n   (")
+
+
+def full_table(r: Evaluated, *, classes: bool = True) -> str:
+    """The full table of one evaluated input (measures and, with ``classes``, each class)."""
+    return evaluation_table(r.evaluation, r.exact, r.accuracy_exact, r.class_exact, r.fold_interval,
+                            classes=classes)
 
 
 def summary(results: Sequence[Evaluated]) -> str:
@@ -227,6 +276,25 @@ def print_batch_summary(batch) -> None:
 
 # ----------------------------------------------------------------------------------------------
 # HTML report
+def check_output_path(path) -> None:
+    """Refuse, before any work, an output path whose folder does not exist or that is a folder.
+
+    Raises
+    ------
+    BaccError
+    """
+    import os
+
+    from ..errors import BaccError
+
+    p = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(p))
+    if os.path.isdir(p):
+        raise BaccError(f"cannot write the report to {p}: it is a folder; give a file name with -o")
+    if not os.path.isdir(folder):
+        raise BaccError(f"cannot write the report to {p}: the folder {folder} does not exist")
+
+
 def pictures_wanted(no_pictures: bool) -> bool:
     """Whether to draw pictures; says on standard error when matplotlib is missing."""
     if no_pictures:

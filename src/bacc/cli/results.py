@@ -24,6 +24,8 @@ from .inputs import Item, parse_prior, parse_weights
 __all__ = [
     "Evaluated",
     "Settings",
+    "resolve_paired",
+    "shares_examples",
     "batch_summary",
     "compare_items",
     "evaluate_item",
@@ -50,8 +52,9 @@ class Settings:
         What to do with a class without true examples (``--empty``).
     rope : float
         Region of practical equivalence of a comparison (``--rope``).
-    paired : bool
-        The two classifiers predicted the same examples (``--paired``).
+    paired : bool or None
+        The classifiers predicted the same examples (``--paired``); None (the default) decides
+        from the inputs (:func:`resolve_paired`).
     """
 
     prior: Any = (1.0, 1.0)
@@ -60,7 +63,7 @@ class Settings:
     exact_method: str = "union"
     empty: str = "drop"
     rope: float = 0.0
-    paired: bool = False
+    paired: bool | None = None
 
     @classmethod
     def from_args(cls, args) -> Settings:
@@ -95,7 +98,7 @@ class Settings:
             exact_method=args.exact_method,
             empty=args.empty,
             rope=rope,
-            paired=bool(getattr(args, "paired", False)),
+            paired=getattr(args, "paired", None),
         )
 
 
@@ -236,6 +239,38 @@ def _same_examples(a: Item, b: Item) -> None:
             )
 
 
+def shares_examples(items: Sequence[Item]) -> bool:
+    """The inputs are prediction columns of one file over the same examples (no groups)."""
+    first = items[0]
+    if first.y_true is None or first.example_ids is None or first.file is None:
+        return False
+    return all(
+        it.file == first.file and it.y_true == first.y_true and it.example_ids == first.example_ids
+        for it in items[1:]
+    )
+
+
+def resolve_paired(settings: Settings, items: Sequence[Item]) -> tuple[Settings, str | None]:
+    """Settle ``--paired``: given, or paired when the inputs share their examples.
+
+    Returns
+    -------
+    (Settings, str or None)
+        The settings with ``paired`` True or False, and a line telling the user when the choice
+        was made for them.
+    """
+    import dataclasses
+
+    if settings.paired is not None:
+        return dataclasses.replace(settings, paired=bool(settings.paired)), None
+    if len(items) >= 2 and shares_examples(items):
+        return dataclasses.replace(settings, paired=True), (
+            "paired: the classifiers predicted the same examples (one file), so their joint "
+            "posterior is used; --no-paired treats them as independent"
+        )
+    return dataclasses.replace(settings, paired=False), None
+
+
 def compare_items(a: Evaluated, b: Evaluated, settings: Settings):
     """Compare two evaluated inputs: :func:`bacc.compare_paired` with ``paired``, else
     :func:`bacc.compare` (the evaluations carry their prior and weights).
@@ -265,8 +300,39 @@ def compare_items(a: Evaluated, b: Evaluated, settings: Settings):
     )
 
 
-def rank_results(results: Sequence[Evaluated], *, seed: int):
-    """Rank the evaluated inputs with :func:`bacc.rank`, keyed by their names."""
-    from ..comparison import rank
+def rank_results(results: Sequence[Evaluated], *, seed: int, settings: Settings | None = None):
+    """Rank the evaluated inputs, keyed by their names: :func:`bacc.rank_paired` when
+    ``settings.paired``, else :func:`bacc.rank`; a progress bar on a terminal for the exact
+    pairwise step when it is long.
 
-    return rank({r.name: r.evaluation for r in results}, random_state=seed)
+    Raises
+    ------
+    BaccError
+        ``paired`` without the same examples in every input.
+    """
+    from ..comparison import dirichlet_from_beta
+    from ..ranking import EXACT_PAIRS_INDEPENDENT, EXACT_PAIRS_PAIRED, rank, rank_paired
+
+    T = len(results)
+    pairs = T * (T - 1) // 2
+    paired = settings is not None and bool(settings.paired)
+    limit = EXACT_PAIRS_PAIRED if paired else EXACT_PAIRS_INDEPENDENT
+    with Progress(min(pairs, limit), "ranking: pairwise comparisons", enabled=pairs > 10) as prog:
+        def step(done: int, total: int) -> None:
+            prog.advance(1)
+
+        if not paired:
+            return rank({r.name: r.evaluation for r in results}, random_state=seed, progress=step)
+        first = results[0]
+        for r in results[1:]:
+            _same_examples(first.item, r.item)
+        labels = first.item.confusion.labels
+        try:
+            prior = dirichlet_from_beta(settings.prior)
+        except BaccError as exc:
+            raise BaccError(f"--paired --prior: {exc}") from None
+        return rank_paired(
+            list(first.item.y_true), {r.name: list(r.item.y_pred) for r in results},
+            labels=list(labels), prior=prior, weights=parse_weights(settings.weights, labels),
+            random_state=seed, progress=step,
+        )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+import numpy as np
+
 from . import numbers as fmt
 
 __all__ = [
@@ -98,8 +100,27 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
     return header, rows, class_header, class_rows
 
 
+#: Width of bacc's terminal output: every line of the default output fits.
+WIDTH = 100
+
+
+def wrap(text: str, width: int = WIDTH, indent: str = "  ") -> list[str]:
+    """A line of prose as lines of at most ``width`` characters (continuations indented).
+
+    Examples
+    --------
+    >>> wrap("a " * 30, width=20)[:2]
+    ['a a a a a a a a a a', '  a a a a a a a a a']
+    """
+    import textwrap
+
+    return textwrap.wrap(text, width=width, subsequent_indent=indent, break_on_hyphens=False,
+                         break_long_words=False) or [""]
+
+
 def align(
-    header: Sequence, rows: Sequence[Sequence], *, left: int | Collection[int] = 1
+    header: Sequence, rows: Sequence[Sequence], *, left: int | Collection[int] = 1,
+    width: int | None = WIDTH,
 ) -> list[str]:
     """Lines of a plain-text table: the one table layout of bacc's terminal output.
 
@@ -112,6 +133,9 @@ def align(
     left : int or collection of int
         The first ``left`` columns (an int) or the columns at these indices (a collection) are
         left-aligned, the others right-aligned (numbers).
+    width : int or None
+        Widest line allowed (default 100 columns). A wider table puts the first column (the
+        names) on a line of its own above the other cells of its row.
 
     Returns
     -------
@@ -131,10 +155,19 @@ def align(
     for r in table:
         cells = [v.ljust(widths[i]) if i in lefts else v.rjust(widths[i]) for i, v in enumerate(r)]
         out.append("  ".join(cells).rstrip())
-    return out
+    if width is None or len(header) < 2 or max(map(len, out)) <= width:
+        return out
+    # too wide: each name on its own line, the other cells below it, indented
+    rest = align([""] + list(header[1:]), [[""] + list(r[1:]) for r in table[1:]],
+                 left={i for i in lefts if i > 0} | {0}, width=None)
+    lines = [rest[0]]
+    for r, line in zip(table[1:], rest[1:], strict=True):
+        lines += [r[0], line]
+    return lines
 
 
-def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold_interval=None) -> str:
+def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold_interval=None,
+                     *, classes: bool = True) -> str:
     """Readable terminal table of an :class:`~bacc.evaluation.Evaluation`.
 
     With ``exact`` (and ``accuracy_exact``, ``class_exact``) the exact frequentist intervals are
@@ -144,18 +177,20 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
     cm = ev.confusion
     header, rows, ch, crows = evaluation_rows(ev, exact, accuracy_exact, class_exact)
     pct = fmt.percent(ev.confidence)
+    from ..posterior import prior_phrase
+
     lines = [
-        f"{cm.n_classes} classes, {cm.total} examples; posterior under a Beta prior "
-        f"({pct} central credible intervals)",
-        *([f"exact: {pct} confidence intervals (balanced accuracy: {exact.method} bound; "
-           "accuracy and classes: Clopper-Pearson)"] if exact is not None else []),
+        *wrap(f"{cm.n_classes} classes, {cm.total} examples; posterior under a "
+              f"{prior_phrase(ev.prior_a, ev.prior_b)} ({pct} central credible intervals)"),
+        *(wrap(f"exact: {pct} confidence intervals (balanced accuracy: {exact.method} bound; "
+               "accuracy and classes: Clopper-Pearson)") if exact is not None else []),
         "",
         *align(header, rows),
     ]
     if fold_interval is not None:
         fi = fold_interval
         warn = "  <- leaves [0, 1]" if fi.exceeds_unit_interval else ""
-        lines.append(
+        lines += wrap(
             f"approximate: mean of {len(fi.fold_values)} fold accuracies +- {fi.multiplier:g} SEM = "
             f"{fmt.number(fi.estimate)} {fmt.interval(fi.lower, fi.upper)}{warn}"
         )
@@ -163,10 +198,13 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
         "",
         f"P(balanced accuracy > chance {fmt.significant(ev.chance)}) "
         f"{fmt.p_phrase(ev.p_above_chance)}",
-        "",
-        "per class (accuracy = recall):",
-        *("  " + line for line in align(ch, crows)),
     ]
+    if classes:
+        lines += [
+            "",
+            "per class (accuracy = recall):",
+            *("  " + line for line in align(ch, crows, width=WIDTH - 2)),
+        ]
     return "\n".join(lines)
 
 
@@ -174,7 +212,7 @@ def summary_header(confidence: float, *, compact: bool = False) -> list[str]:
     """Header of the one-row-per-classifier summary table (``compact``: for a terminal)."""
     pct = fmt.percent(confidence)
     if compact:
-        return ["name", "n", "accuracy", "bal. acc.", "mean", f"{pct} credible", f"{pct} exact",
+        return ["name", "n", "acc.", "bal. acc.", "mean", f"{pct} credible", f"{pct} exact",
                 "P(>chance)"]
     return [
         "name", "classes", "examples", "accuracy", "balanced accuracy", "posterior mean",
@@ -228,9 +266,10 @@ def batch_summary_table(batch) -> str:
 
 # ----------------------------------------------------------------------------------------------
 # comparisons and rankings
-def comparison_rows(c):
-    """Header and rows of a :class:`bacc.Comparison` (shared with the HTML form)."""
-    a, b = c.names
+def comparison_rows(c, names: tuple[str, str] | None = None):
+    """Header and rows of a :class:`bacc.Comparison` (shared with the HTML form); ``names``
+    replaces the classifiers' names (short keys for long names)."""
+    a, b = names or c.names
     header = ["", "sample", "posterior mean", f"{fmt.percent(c.confidence)} interval"]
     rows = [
         [f"balanced accuracy {a}", fmt.number(c.sample_balanced_accuracy[0]), fmt.number(c.mean_balanced_accuracy[0]), ""],
@@ -249,37 +288,46 @@ def comparison_rows(c):
 
 
 def comparison_title(c) -> str:
-    """First line of a comparison: the design, classes and examples."""
-    kind = "paired: same test set" if c.paired else "independent test sets"
+    """First lines of a comparison: what is compared, the design, classes and examples."""
+    kind = ("paired: same test examples, joint Dirichlet posterior" if c.paired
+            else "independent test sets, independent posteriors")
     n = (
         f"{c.n_examples[0]} examples"
         if c.paired
         else f"{c.n_examples[0]} and {c.n_examples[1]} examples"
     )
-    return (
-        f"Comparison of balanced accuracies ({kind}; {len(c.labels)} classes, {n}; "
-        f"posterior of the difference, Carrillo et al. (2014) eq. 14)"
-    )
+    return "\n".join([
+        "Comparison of balanced accuracies: posterior of the difference "
+        "(Carrillo et al. 2014, eq. 14)",
+        *wrap(f"{kind}; {len(c.labels)} classes, {n}"),
+    ])
 
 
-def mcnemar_line(c) -> str:
+def mcnemar_line(c, names: tuple[str, str] | None = None) -> str:
     """The exact McNemar test of a paired comparison, in one line."""
     m = c.mcnemar
-    a, b = c.names
+    a, b = names or c.names
     return (
-        f"exact McNemar test (accuracy): only {a} right {m.only_a}, only {b} right "
-        f"{m.only_b}, two-sided p = {fmt.significant(m.p_value)}"
+        f"exact McNemar test (accuracy): two-sided p = {fmt.significant(m.p_value)}; "
+        f"only {a} right {m.only_a}, only {b} right {m.only_b}"
     )
 
 
 def comparison_text(c) -> str:
     """Terminal table of a :class:`bacc.Comparison`."""
-    header, rows, probs = comparison_rows(c)
-    lines = [comparison_title(c), "", *align(header, rows), ""]
+    keys = None
+    lines = [comparison_title(c)]
+    if len(str(c.names[0])) + len(str(c.names[1])) > 40:
+        # long names: keyed A and B, each named once on its own line
+        keys = ("A", "B")
+        lines += [*wrap(f"A = {c.names[0]}"), *wrap(f"B = {c.names[1]}")]
+    header, rows, probs = comparison_rows(c, keys)
+    lines += ["", *align(header, rows), ""]
     # "> 0.9999" and "< 0.0001" already carry their relation
-    lines += [f"{name} {val}" if val[0] in "<>" else f"{name} = {val}" for name, val in probs]
+    for name, val in probs:
+        lines += wrap(f"{name} {val}" if val[0] in "<>" else f"{name} = {val}")
     if c.mcnemar is not None:
-        lines += ["", mcnemar_line(c)]
+        lines += ["", *wrap(mcnemar_line(c, keys))]
     return "\n".join(lines)
 
 
@@ -305,20 +353,49 @@ def ranking_rows(r):
     return header, rows, mheader, mrows
 
 
+def ranking_matrix_lines(r, width: int = WIDTH) -> list[str]:
+    """The matrix of P(row > column) for a terminal: columns keyed by rank position (#1, #2,
+    ...) and cut into blocks of columns that fit ``width``."""
+    order = list(r.order)
+    names = [f"#{k + 1} {r.names[i]}" for k, i in enumerate(order)]
+    first = max(len("P(row > column)"), *map(len, names))
+    per = max(1, (width - first) // 10)
+    lines: list[str] = []
+    for start in range(0, len(order), per):
+        cols = order[start : start + per]
+        header = ["P(row > column)"] + [f"#{order.index(j) + 1}" for j in cols]
+        rows = [
+            [names[k]] + ["-" if i == j else fmt.probability(r.p_greater[i, j]) for j in cols]
+            for k, i in enumerate(order)
+        ]
+        if lines:
+            lines.append("")
+        lines += align(header, rows, width=None)
+    return lines
+
+
 def ranking_title(r) -> str:
-    """First line of a ranking: what the columns mean."""
-    return (
+    """What a ranking shows and how it was computed, in short lines."""
+    pairwise = ("P(row > column) exact" if r.pairwise == "exact" else
+                "P(row > column) from the same draws (Monte Carlo error up to "
+                f"{fmt.number(float(np.nanmax(r.p_greater_se)))})")
+    lines = [
         f"Ranking of {len(r.names)} classifiers by posterior balanced accuracy "
-        f"({len(r.labels)} classes; wins by the sign of the posterior mean difference, "
-        f"Carrillo et al. (2014) section 4.5; P(best) and E[rank] from {r.n_draws} posterior "
-        f"draws, seed {r.random_state!r}, ± Monte Carlo standard error)"
-    )
+        f"({len(r.labels)} classes)",
+        f"model: {r.model}",
+        f"prior: {r.prior}",
+        "wins: by the sign of the posterior mean difference (Carrillo et al. 2014, section 4.5)",
+        f"P(best), E[rank]: {r.n_draws} posterior draws, seed {r.random_state!r}, ± Monte Carlo "
+        "standard error",
+        pairwise,
+    ]
+    return "\n".join(w for line in lines for w in wrap(line))
 
 
 def ranking_text(r) -> str:
     """Terminal tables of a :class:`bacc.Ranking`."""
-    header, rows, mh, mr = ranking_rows(r)
-    return "\n".join([ranking_title(r), "", *align(header, rows), "", *align(mh, mr)])
+    header, rows, _, _ = ranking_rows(r)
+    return "\n".join([ranking_title(r), "", *align(header, rows), "", *ranking_matrix_lines(r)])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -521,8 +598,9 @@ def coverage_title(r) -> list[str]:
     return [
         f"Coverage of {fmt.percent(r.confidence, precise=True)} {_SIDES[r.sides]} intervals for "
         f"the {what} = {fmt.significant(r.true_value, 6)}",
-        f"class sizes {list(r.class_sizes)}, class accuracies "
-        f"{[float(p) for p in r.true_class_accuracies]}, {r.n_sim} simulated test sets",
+        *wrap(f"class sizes {list(r.class_sizes)}, class accuracies "
+              f"{[float(p) for p in r.true_class_accuracies]}, {r.n_sim} simulated test sets",
+              WIDTH - 2),
     ]
 
 
@@ -560,9 +638,10 @@ def coverage_text(r) -> str:
         error, mean width, share of intervals outside [0, 1], and whether the method keeps its
         nominal coverage.
     """
-    first, second = coverage_title(r)
+    first, *more = coverage_title(r)
     header, rows = coverage_rows(r)
-    lines = [first, "  " + second, *("  " + line for line in align(header, rows, left=(0, 1, 6)))]
+    lines = [first, *("  " + line for line in more),
+             *("  " + line for line in align(header, rows, left=(0, 1, 6), width=WIDTH - 2))]
     return "\n".join(lines)
 
 

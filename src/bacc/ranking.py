@@ -1,0 +1,565 @@
+"""Rank several classifiers by the posterior of their balanced accuracies.
+
+Carrillo et al. (2014), section 4.5, ranks classifiers by counting pairwise wins: the sign of the
+posterior mean of each difference ``delta = lambda_i - lambda_j`` (eq. 14) decides a winner. Here,
+beside the wins:
+
+* :func:`rank`: classifiers with their own test sets (or treated as such), independent
+  posteriors, as in the paper. ``P(row > column)`` is exact (:class:`bacc.BetaSum`).
+* :func:`rank_paired`: classifiers that predicted the same examples. Their posteriors are
+  correlated; the paired model of :func:`bacc.compare_paired` (a Dirichlet over the joint
+  outcomes in each class) is generalised from two classifiers to ``T``, and every pair's
+  ``P(row > column)`` equals what :func:`bacc.compare_paired` gives for that pair.
+
+Which classifier is best, and the expected rank, are joint questions: both come from seeded
+exact joint posterior draws, with Monte Carlo standard errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._engine.convert import FrozenArrays, jsonable
+from ._engine.joint import class_patterns, draw_joint_balanced, pair_counts
+from ._engine.validate import (
+    MAX_SIMULATIONS,
+    as_label_sequence,
+    check_choice,
+    check_int,
+    check_random_state,
+    check_sequence,
+)
+from .comparison import (
+    _check_dirichlet_prior,
+    _check_names,
+    _difference,
+    _Posterior,
+    _same_classes,
+)
+from .confusion import ConfusionMatrix, balanced_classes
+from .distributions import PairedDifference
+from .errors import BaccError
+from .evaluation import Evaluation
+from .posterior import prior_phrase
+
+__all__ = ["Ranking", "rank", "rank_paired"]
+
+#: ``pairwise="auto"`` computes every pair exactly up to this many pairs (independent
+#: posteriors, about 10 ms a pair) ...
+EXACT_PAIRS_INDEPENDENT = 300
+#: ... and up to this many for paired posteriors (about 60 ms a pair); beyond, from the draws.
+EXACT_PAIRS_PAIRED = 45
+
+
+# ----------------------------------------------------------------------------------------------
+# result
+@dataclass(frozen=True, eq=False)
+class Ranking(FrozenArrays):
+    """Result of :func:`rank` or :func:`rank_paired`. Frozen; print it or ``to_dict()``.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Classifiers, in the order given.
+    labels : tuple
+        Classes of the balanced accuracy.
+    mean_balanced_accuracy, sample_balanced_accuracy : numpy.ndarray
+        Posterior mean and sample value of each classifier's balanced accuracy.
+    mean_difference : numpy.ndarray, shape (T, T)
+        Posterior mean of ``lambda_row - lambda_column`` (Carrillo et al. (2014), eq. 14).
+    wins, rank : numpy.ndarray of int
+        Carrillo et al. (2014), section 4.5: pairwise wins by the sign of the posterior mean of ``delta``, and
+        the rank by number of wins (1 = most wins; ties share the better rank).
+    p_greater : numpy.ndarray, shape (T, T)
+        ``P(lambda_row > lambda_column)`` (diagonal NaN): exact (``pairwise == "exact"``) or
+        from the joint draws (``pairwise == "draws"``, standard errors in ``p_greater_se``).
+    p_best, p_best_se : numpy.ndarray
+        Probability that each classifier has the highest balanced accuracy, with its Monte
+        Carlo standard error.
+    expected_rank, expected_rank_se : numpy.ndarray
+        Posterior expected rank (1 = best) and its Monte Carlo standard error.
+    n_draws : int
+        Number of joint posterior draws behind ``p_best`` and ``expected_rank``.
+    random_state : object
+        Seed of the draws, as given.
+    paired : bool
+        True when the classifiers were scored on the same examples and ranked under their
+        joint (paired) posterior (:func:`rank_paired`); False for independent posteriors.
+    pairwise : {"exact", "draws"}
+        How ``p_greater`` was computed.
+    p_greater_se : numpy.ndarray or None
+        Monte Carlo standard errors of ``p_greater`` when ``pairwise == "draws"``.
+    prior : str
+        The prior, in words.
+    """
+
+    names: tuple
+    labels: tuple
+    mean_balanced_accuracy: np.ndarray
+    sample_balanced_accuracy: np.ndarray
+    mean_difference: np.ndarray = field(repr=False)
+    p_greater: np.ndarray = field(repr=False)
+    wins: np.ndarray
+    rank: np.ndarray
+    p_best: np.ndarray
+    p_best_se: np.ndarray
+    expected_rank: np.ndarray
+    expected_rank_se: np.ndarray
+    n_draws: int
+    random_state: object
+    paired: bool = False
+    pairwise: str = "exact"
+    p_greater_se: np.ndarray | None = field(default=None, repr=False)
+    prior: str = "flat prior Beta(1, 1) per class"
+
+    @property
+    def model(self) -> str:
+        """The posterior model, in words."""
+        if self.paired:
+            return ("paired: joint Dirichlet posterior of the classifiers' outcomes on the same "
+                    "examples")
+        return "independent posteriors (one per classifier)"
+
+    @property
+    def order(self) -> np.ndarray:
+        """Indices of the classifiers from first to last (by rank, then expected rank)."""
+        return np.lexsort((self.expected_rank, self.rank))
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict."""
+
+        def mat(m):
+            return [[None if np.isnan(v) else float(v) for v in row] for row in m]
+
+        rs = self.random_state
+        return {
+            "names": [jsonable(n) for n in self.names],
+            "labels": [jsonable(x) for x in self.labels],
+            "mean_balanced_accuracy": self.mean_balanced_accuracy.tolist(),
+            "sample_balanced_accuracy": self.sample_balanced_accuracy.tolist(),
+            "mean_difference": mat(self.mean_difference),
+            "p_greater": mat(self.p_greater),
+            "wins": self.wins.tolist(),
+            "rank": self.rank.tolist(),
+            "p_best": self.p_best.tolist(),
+            "p_best_se": self.p_best_se.tolist(),
+            "expected_rank": self.expected_rank.tolist(),
+            "expected_rank_se": self.expected_rank_se.tolist(),
+            "n_draws": self.n_draws,
+            "random_state": rs if isinstance(rs, int | type(None)) else str(rs),
+            "paired": self.paired,
+            "model": self.model,
+            "prior": self.prior,
+            "pairwise": self.pairwise,
+            "p_greater_se": None if self.p_greater_se is None else mat(self.p_greater_se),
+        }
+
+    def __str__(self) -> str:
+        from .display.text import ranking_text
+
+        return ranking_text(self)
+
+    def _repr_html_(self) -> str:
+        from .display.html import ranking_html
+
+        return ranking_html(self)
+
+
+
+# ----------------------------------------------------------------------------------------------
+# shared steps
+def _pairwise_mode(pairwise: str, T: int, limit: int) -> str:
+    mode = check_choice(pairwise, ("auto", "exact", "draws"), "pairwise")
+    if mode == "auto":
+        return "exact" if T * (T - 1) // 2 <= limit else "draws"
+    return mode
+
+
+def _exact_pairs(T: int, p_of_pair: Callable[[int, int], float], progress) -> np.ndarray:
+    """``P(row > column)`` for every pair from ``p_of_pair(i, j) = P(lambda_i > lambda_j)``."""
+    p = np.full((T, T), np.nan)
+    total = T * (T - 1) // 2
+    done = 0
+    for i in range(T):
+        for j in range(i + 1, T):
+            p[i, j] = p_of_pair(i, j)
+            p[j, i] = 1.0 - p[i, j]
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    return p
+
+
+def _from_draws(draws: np.ndarray):
+    """P(best), expected rank (ties share the mean rank) and P(row > column), with standard
+    errors, from joint draws of shape (n, T)."""
+    from scipy.stats import rankdata
+
+    n, T = draws.shape
+    top = draws.max(axis=1, keepdims=True)
+    is_top = draws == top
+    p_best = (is_top / is_top.sum(axis=1, keepdims=True)).mean(axis=0)
+    p_best_se = np.sqrt(p_best * (1 - p_best) / n)
+    ranks = rankdata(-draws, method="average", axis=1)
+    exp_rank = ranks.mean(axis=0)
+    exp_rank_se = ranks.std(axis=0, ddof=1) / np.sqrt(n)
+    greater = np.full((T, T), np.nan)
+    for i in range(T):
+        g = (draws[:, [i]] > draws).mean(axis=0)
+        greater[i] = g
+        greater[i, i] = np.nan
+    return p_best, p_best_se, exp_rank, exp_rank_se, greater, np.sqrt(greater * (1 - greater) / n)
+
+
+def _result(names, labels, means, samples, draws, p_greater, mode, *, n_draws, random_state,
+            paired, prior) -> Ranking:
+    mean_diff = means[:, None] - means[None, :]
+    wins = np.sum(mean_diff > 0, axis=1).astype(int)
+    rnk = 1 + np.sum(wins[None, :] > wins[:, None], axis=1).astype(int)
+    p_best, p_best_se, exp_rank, exp_rank_se, greater, greater_se = _from_draws(draws)
+    if mode == "draws":
+        p_greater, p_se = greater, greater_se
+    else:
+        p_se = None
+    return Ranking(
+        names=tuple(names),
+        labels=tuple(labels),
+        mean_balanced_accuracy=np.asarray(means, dtype=float),
+        sample_balanced_accuracy=np.asarray(samples, dtype=float),
+        mean_difference=mean_diff,
+        p_greater=p_greater,
+        wins=wins,
+        rank=rnk,
+        p_best=p_best,
+        p_best_se=p_best_se,
+        expected_rank=exp_rank,
+        expected_rank_se=exp_rank_se,
+        n_draws=int(n_draws),
+        random_state=random_state,
+        paired=paired,
+        pairwise=mode,
+        p_greater_se=p_se,
+        prior=prior,
+    )
+
+
+def _draw_balanced(rng, post: _Posterior, n: int, chunk_elems: int = 4_000_000) -> np.ndarray:
+    """Exact independent draws of one classifier's balanced accuracy (chunked for memory)."""
+    m = post.a.size
+    step = max(1, chunk_elems // m)
+    out = np.empty(n)
+    for s in range(0, n, step):
+        k = min(step, n - s)
+        out[s : s + k] = rng.beta(post.a, post.b, size=(k, m)) @ post.w
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# independent posteriors
+def rank(
+    evaluations,
+    *,
+    names=None,
+    random_state=0,
+    n_draws: int = 100_000,
+    prior=None,
+    rows: str = "true",
+    pairwise: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> Ranking:
+    """Rank several classifiers by their posterior balanced accuracies (independent posteriors).
+
+    Parameters
+    ----------
+    evaluations : sequence or mapping of (ConfusionMatrix, array_like or Evaluation)
+        The classifiers' results over the same classes. A mapping gives names.
+    names : sequence of str, optional
+        Names (default: the mapping's keys, else ``C1, C2, ...`` as in Carrillo et al. (2014)).
+    random_state : int, numpy Generator or None
+        Seed of the joint posterior draws behind ``p_best`` and ``expected_rank``.
+    n_draws : int
+        Number of joint posterior draws (default 100 000).
+    prior : Beta prior for matrix inputs (default flat); see :func:`bacc.compare`.
+    rows : {"true", "predicted"}
+        Orientation of matrix inputs.
+    pairwise : {"auto", "exact", "draws"}
+        How ``P(row > column)`` is computed: ``"exact"`` (one :class:`bacc.BetaSum` per pair,
+        about 10 ms each: the work grows with the square of the number of classifiers),
+        ``"draws"`` (from the joint draws, with standard errors), or ``"auto"`` (default:
+        exact up to 300 pairs, that is 25 classifiers).
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each exact pair (for a progress bar).
+
+    Returns
+    -------
+    Ranking
+        ``wins`` and ``rank`` (the scheme of Carrillo et al. (2014)), ``mean_difference``, the
+        ``p_greater`` matrix, ``p_best`` and ``expected_rank`` with Monte Carlo standard
+        errors; ``paired`` is False.
+
+    Raises
+    ------
+    BaccError
+        Fewer than two classifiers, classifiers over different classes, bad options.
+
+    Notes
+    -----
+    Carrillo et al. (2014), section 4.5: compute the pairwise posterior differences (eq. 14)
+    and their posterior means, let the sign of each mean decide a winner, count wins, and rank
+    by wins. By linearity the posterior mean of ``delta`` is the difference of the posterior
+    means. The paper notes that the sign of the mean stands in for ``P(lambda_i > lambda_j)``;
+    that probability is given here (``p_greater``, each a :class:`bacc.BetaSum` survival
+    function at 0). ``p_best[t]`` and ``expected_rank[t]`` are estimated from ``n_draws``
+    exact, independent joint draws of the posteriors, so their Monte Carlo standard errors are
+    ``sqrt(p (1 - p) / n)`` and ``sd(rank) / sqrt(n)``. As in the paper, the posteriors are
+    treated as independent; classifiers that predicted the same examples are correlated and
+    are ranked with :func:`rank_paired`.
+
+    References
+    ----------
+    .. [1] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.5 and section 5.1 (ranking C1, C2, C3).
+
+    Examples
+    --------
+    >>> import bacc
+    >>> r = bacc.rank([[[40, 5], [5, 10]], [[30, 15], [8, 7]], [[44, 1], [2, 13]]])
+    >>> r.rank.tolist()  # posterior means 0.760, 0.565, 0.890
+    [2, 3, 1]
+    >>> round(float(r.p_greater[2, 0]), 3)  # P(lambda_C3 > lambda_C1)
+    0.954
+    """
+    if isinstance(evaluations, Mapping):
+        default = [str(k) for k in evaluations]
+        items = list(evaluations.values())
+    else:
+        if isinstance(evaluations, str | bytes | ConfusionMatrix | Evaluation | np.ndarray):
+            raise BaccError("evaluations must be a sequence (or mapping) of several classifiers' results")
+        items = list(check_sequence(evaluations, "evaluations"))
+        default = [f"C{i + 1}" for i in range(len(items))]
+    T = len(items)
+    if T < 2:
+        raise BaccError(f"rank needs at least two classifiers, got {T}")
+    nm = _check_names(names, T, default)
+    check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
+    mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_INDEPENDENT)
+    rng = check_random_state(random_state)
+    posts = []
+    for t, x in enumerate(items):  # a loop, not a comprehension: warnings name the user's line
+        posts.append(
+            _Posterior(x, prior=prior, weights=None, rows=rows, what=f"classifier {nm[t]}")
+        )
+    for t in range(1, T):
+        # a ranking may hold test sets where a class has no examples (groups of a report):
+        # each keeps its own balanced accuracy, as in the table beside it
+        _same_classes(posts[0], posts[t], nm[0], nm[t], included=False)
+    p_greater = None
+    if mode == "exact":
+        p_greater = _exact_pairs(
+            T, lambda i, j: float(_difference(posts[i], posts[j]).sf(0.0)), progress
+        )
+    draws = np.column_stack([_draw_balanced(rng, p, int(n_draws)) for p in posts])
+    phrases = {prior_phrase(p.prior_a, p.prior_b) for p in posts}
+    return _result(
+        nm, posts[0].cm.labels, np.array([p.mean for p in posts]),
+        np.array([p.sample for p in posts]), draws, p_greater, mode, n_draws=n_draws,
+        random_state=random_state, paired=False,
+        prior=phrases.pop() if len(phrases) == 1 else "Beta priors that differ between classifiers",
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# paired posteriors
+def _predictions(predictions, n: int):
+    """Names and label sequences of several classifiers' predictions."""
+    if isinstance(predictions, Mapping):
+        names = [str(k) for k in predictions]
+        cols = list(predictions.values())
+    else:
+        if isinstance(predictions, str | bytes):
+            raise BaccError("predictions must be several prediction sequences (or a mapping of them)")
+        arr = None
+        if isinstance(predictions, np.ndarray) and predictions.ndim == 2:
+            arr = predictions
+        elif hasattr(predictions, "columns") and hasattr(predictions, "to_numpy"):
+            names = [str(c) for c in predictions.columns]
+            return names, [predictions[c] for c in predictions.columns]
+        if arr is not None:
+            if arr.shape[0] != n and arr.shape[1] == n:
+                arr = arr.T
+            cols = [arr[:, t] for t in range(arr.shape[1])]
+        else:
+            cols = list(check_sequence(predictions, "predictions"))
+        names = []
+        for t, col in enumerate(cols):
+            nm = getattr(col, "name", None)
+            names.append(str(nm) if isinstance(nm, str) and nm else f"C{t + 1}")
+        if len(set(names)) != len(names):
+            names = [f"C{t + 1}" for t in range(len(cols))]
+    return names, cols
+
+
+def rank_paired(
+    y_true,
+    predictions,
+    *,
+    names=None,
+    labels=None,
+    prior=0.5,
+    weights=None,
+    random_state=0,
+    n_draws: int = 100_000,
+    pairwise: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> Ranking:
+    """Rank classifiers that predicted the same test examples, under their joint posterior.
+
+    Parameters
+    ----------
+    y_true : sequence
+        True labels, one per example.
+    predictions : mapping, sequence of sequences, 2-D array or DataFrame
+        Each classifier's predictions of the same examples: ``{name: y_pred}``, a list of
+        prediction sequences (pandas Series give their names), an array of shape
+        ``(n_examples, T)``, or a DataFrame with one column per classifier.
+    names : sequence of str, optional
+        Names (default: the mapping's keys, Series or column names, else ``C1, C2, ...``).
+    labels : sequence, optional
+        Class order (and classes never seen).
+    prior : float or {"flat", "jeffreys"}
+        Concentration ``c`` of one cell of the two-classifier paired model, as in
+        :func:`bacc.compare_paired` (default ``0.5``: each class accuracy has the flat-prior
+        marginal ``Beta(k + 1, n - k + 1)``, as in :func:`bacc.evaluate`).
+    weights : array_like, optional
+        Class weights of the balanced accuracy (default ``1/l``).
+    random_state : int, numpy Generator or None
+        Seed of the joint posterior draws.
+    n_draws : int
+        Number of joint posterior draws (default 100 000).
+    pairwise : {"auto", "exact", "draws"}
+        How ``P(row > column)`` is computed: ``"exact"`` (one :class:`bacc.PairedDifference`
+        per pair, about 60 ms each), ``"draws"`` (from the joint draws, with standard errors),
+        or ``"auto"`` (default: exact up to 45 pairs, that is 10 classifiers).
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each exact pair.
+
+    Returns
+    -------
+    Ranking
+        As :func:`rank`, with ``paired=True``.
+
+    Raises
+    ------
+    BaccError
+        Fewer than two classifiers, sequences of different lengths, labels outside ``labels``,
+        bad options.
+
+    Notes
+    -----
+    In class ``i`` each example's outcome is a pattern of ``T`` bits (each classifier right or
+    wrong); the ``2**T`` patterns are multinomial with a Dirichlet posterior
+    ``Dirichlet(counts + c / 2**(T - 2))``. Summing cells, every pair of classifiers has the
+    posterior ``Dirichlet(pair counts + c)`` of :func:`bacc.compare_paired`, so ``p_greater``
+    of a pair equals that function's ``p_better`` (exactly with ``pairwise="exact"``), and for
+    two classifiers the ranking is that comparison. Each classifier's class accuracy is
+    ``Beta(k + 2c, n - k + 2c)`` whatever ``T``. ``p_best`` and ``expected_rank`` come from
+    ``n_draws`` exact joint draws (the ``2**T`` cells are never listed: the prior part is drawn
+    by stick-breaking, see :mod:`bacc._engine.joint`), with Monte Carlo standard errors.
+    Classes without true examples are left out with a warning.
+
+    References
+    ----------
+    .. [1] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013: First Iberian Robotics Conference, Advances in Intelligent
+       Systems and Computing 252, 347-361, section 4.5, eq. 14.
+    .. [2] Sethuraman, J. (1994). A constructive definition of Dirichlet priors. Statistica
+       Sinica 4, 639-650.
+
+    Examples
+    --------
+    >>> import bacc
+    >>> y = [0] * 30 + [1] * 30
+    >>> a = [0] * 27 + [1] * 3 + [1] * 26 + [0] * 4
+    >>> b = [0] * 25 + [1] * 5 + [1] * 24 + [0] * 6
+    >>> c = [0] * 19 + [1] * 11 + [1] * 29 + [0] * 1
+    >>> r = bacc.rank_paired(y, {"a": a, "b": b, "c": c})
+    >>> [r.names[i] for i in r.order]
+    ['a', 'b', 'c']
+    >>> p = bacc.compare_paired(y, a, b).p_better
+    >>> abs(float(r.p_greater[0, 1]) - p) < 1e-12  # every pair is compare_paired's answer
+    True
+    """
+    yt = as_label_sequence(y_true, "y_true")
+    default, cols = _predictions(predictions, len(yt))
+    T = len(cols)
+    if T < 2:
+        raise BaccError(f"rank_paired needs at least two classifiers, got {T}")
+    nm = _check_names(names, T, default)
+    check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
+    mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_PAIRED)
+    c = float(_check_dirichlet_prior(prior)[0])
+    if not np.isscalar(prior) and np.ndim(prior) > 0 and not isinstance(prior, str):
+        raise BaccError("rank_paired takes one concentration for every cell (or 'flat', 'jeffreys')")
+    rng = check_random_state(random_state)
+    preds = []
+    for t, col in enumerate(cols):
+        p = as_label_sequence(col, f"predictions of {nm[t]}")
+        if len(p) != len(yt):
+            raise BaccError(
+                f"the predictions of {nm[t]} have {len(p)} entries and y_true has {len(yt)}; "
+                "a paired ranking needs every classifier's prediction of the same examples"
+            )
+        preds.append(p)
+    if labels is None:
+        seen = list(dict.fromkeys([*yt, *(v for p in preds for v in p)]))
+        try:
+            labels = sorted(seen)
+        except TypeError:
+            raise BaccError(
+                "labels of mixed types cannot be ordered; pass labels= to fix the class order"
+            ) from None
+    cms = []
+    for t, p in enumerate(preds):
+        try:
+            cms.append(ConfusionMatrix.from_predictions(yt, p, labels=labels))
+        except BaccError as exc:
+            raise BaccError(f"predictions of {nm[t]}: {exc}") from None
+    cm0 = cms[0]
+    keep, w = balanced_classes(cm0, weights, empty="drop", stacklevel=2)
+    idx = np.flatnonzero(keep)
+    index = {lab: i for i, lab in enumerate(cm0.labels)}
+    ti = np.fromiter((index[v] for v in yt), dtype=np.int64, count=len(yt))
+    right = np.column_stack(
+        [np.fromiter((index[v] for v in p), dtype=np.int64, count=len(p)) == ti for p in preds]
+    )
+    patterns = class_patterns(right, ti, cm0.n_classes)
+    patterns = [patterns[i] for i in idx]
+    n_i = np.array([cnt.sum() for _, cnt in patterns], dtype=float)
+    k_ti = np.array([[cnt[pats[:, t]].sum() for pats, cnt in patterns] for t in range(T)], dtype=float)
+    means = ((k_ti + 2 * c) / (n_i + 4 * c)) @ w
+    samples = (k_ti / n_i) @ w
+    p_greater = None
+    if mode == "exact":
+        def pair(i: int, j: int) -> float:
+            alpha = pair_counts(patterns, i, j) + c
+            use = w > 0
+            return float(PairedDifference(alpha[use], w[use]).sf(0.0))
+
+        p_greater = _exact_pairs(T, pair, progress)
+    draws = draw_joint_balanced(patterns, w, c, int(n_draws), rng)
+    phrase = (
+        f"paired Dirichlet prior {c:g} per cell of each pair (marginally Beta({2 * c:g}, "
+        f"{2 * c:g}) per class)"
+    )
+    if c == 0.5:
+        phrase = "flat prior Beta(1, 1) per class (paired Dirichlet, 1/2 per cell of each pair)"
+    return _result(
+        nm, tuple(cm0.labels[i] for i in idx), means, samples, draws, p_greater, mode,
+        n_draws=n_draws, random_state=random_state, paired=True, prior=phrase,
+    )

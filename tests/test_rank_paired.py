@@ -1,0 +1,144 @@
+"""Paired ranking (bacc.rank_paired) against an independent Monte Carlo of the joint Dirichlet.
+
+The reference lists all ``2**T`` joint-outcome cells of every class and draws the Dirichlet
+posterior ``Dirichlet(counts + c / 2**(T - 2))`` directly from Gamma variables (10**6 draws),
+which is the model's definition; bacc never lists the cells (stick-breaking for the prior
+part). Tolerances are 5 combined Monte Carlo standard errors.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import bacc
+from bacc.errors import BaccError
+
+
+def synthetic(T, sizes, skill, seed):
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(len(sizes)), sizes)
+    preds = []
+    for t in range(T):
+        right = rng.random(y.size) < skill[t]
+        wrong = (y + 1 + rng.integers(0, len(sizes) - 1, y.size)) % len(sizes)
+        preds.append(np.where(right, y, wrong))
+    return y, preds
+
+
+def reference(y, preds, c, n_draws, seed):
+    """Full-cell Dirichlet Monte Carlo: P(best), E[rank], P(row > column)."""
+    rng = np.random.default_rng(seed)
+    T = len(preds)
+    classes = np.unique(y)
+    cells = np.array(list(itertools.product([1, 0], repeat=T)), dtype=float)  # (2**T, T)
+    code = {tuple(int(v) for v in row): k for k, row in enumerate(cells)}
+    ba = np.zeros((n_draws, T))
+    for i in classes:
+        sel = y == i
+        right = np.column_stack([p[sel] == i for p in preds]).astype(int)
+        counts = np.zeros(2**T)
+        for row in right:
+            counts[code[tuple(row)]] += 1
+        g = rng.gamma(counts + c / 2 ** (T - 2), size=(n_draws, 2**T))
+        ba += (g @ cells) / g.sum(axis=1, keepdims=True) / classes.size
+    best = np.bincount(ba.argmax(axis=1), minlength=T) / n_draws
+    ranks = T - np.argsort(np.argsort(ba, axis=1), axis=1)
+    greater = np.array([[np.mean(ba[:, i] > ba[:, j]) for j in range(T)] for i in range(T)])
+    return best, ranks.mean(axis=0), ranks.std(axis=0) / np.sqrt(n_draws), greater
+
+
+@pytest.mark.parametrize(("T", "sizes", "seed"), [(3, [4, 6, 3], 1), (4, [5, 3], 2), (3, [40, 25], 3)])
+def test_matches_full_dirichlet_monte_carlo(T, sizes, seed):
+    y, preds = synthetic(T, sizes, [0.8, 0.7, 0.75, 0.65][:T], seed)
+    n = 10**6
+    r = bacc.rank_paired(y, preds, n_draws=n, random_state=seed)
+    best, er, er_se, greater = reference(y, preds, 0.5, n, seed + 100)
+    se_best = np.sqrt(best * (1 - best) / n)
+    assert np.all(np.abs(r.p_best - best) <= 5 * np.hypot(se_best, r.p_best_se) + 1e-12)
+    assert np.all(np.abs(r.expected_rank - er) <= 5 * np.hypot(er_se, r.expected_rank_se))
+    # the exact pairwise probabilities against the reference draws
+    off = ~np.eye(T, dtype=bool)
+    se_g = np.sqrt(greater * (1 - greater) / n)
+    assert np.all(np.abs(r.p_greater[off] - greater[off]) <= 5 * se_g[off] + 1e-9)
+    assert r.paired and r.pairwise == "exact"
+
+
+def test_two_classifiers_equal_compare_paired():
+    y, (a, b) = synthetic(2, [30, 12, 20], [0.8, 0.75], 5)
+    r = bacc.rank_paired(y, {"a": a, "b": b})
+    c = bacc.compare_paired(y, a, b)
+    assert r.p_greater[0, 1] == pytest.approx(c.p_better, abs=1e-12)
+    assert r.p_greater[1, 0] == pytest.approx(1 - c.p_better, abs=1e-12)
+    assert r.mean_balanced_accuracy.tolist() == pytest.approx(list(c.mean_balanced_accuracy), abs=1e-12)
+    # P(best) of a is P(a > b), from the draws
+    assert abs(r.p_best[0] - c.p_better) <= 5 * r.p_best_se[0]
+
+
+def test_every_pair_is_compare_paired_for_four():
+    y, preds = synthetic(4, [20, 15, 9], [0.8, 0.7, 0.75, 0.7], 7)
+    r = bacc.rank_paired(y, preds)
+    for i, j in itertools.combinations(range(4), 2):
+        c = bacc.compare_paired(y, preds[i], preds[j])
+        assert r.p_greater[i, j] == pytest.approx(c.p_better, abs=1e-12)
+
+
+def test_marginals_are_the_flat_prior_posteriors():
+    y, preds = synthetic(3, [20, 15], [0.8, 0.7, 0.6], 8)
+    r = bacc.rank_paired(y, preds, prior="flat")
+    for t in range(3):
+        ev = bacc.evaluate(bacc.ConfusionMatrix.from_predictions(y, preds[t]))
+        assert r.mean_balanced_accuracy[t] == pytest.approx(ev.balanced_accuracy.mean(), abs=1e-12)
+        assert r.sample_balanced_accuracy[t] == pytest.approx(ev.sample_balanced_accuracy, abs=1e-12)
+
+
+def test_draws_mode_agrees_with_exact_and_reports_errors():
+    y, preds = synthetic(3, [30, 20], [0.8, 0.78, 0.7], 9)
+    ex = bacc.rank_paired(y, preds)
+    dr = bacc.rank_paired(y, preds, pairwise="draws", n_draws=200_000)
+    off = ~np.eye(3, dtype=bool)
+    assert dr.pairwise == "draws" and dr.p_greater_se is not None
+    assert np.all(np.abs(dr.p_greater[off] - ex.p_greater[off]) <= 5 * dr.p_greater_se[off] + 1e-9)
+
+
+def test_many_classifiers_are_ranked_from_draws_with_progress():
+    y, preds = synthetic(40, [30, 25, 20], np.linspace(0.5, 0.9, 40), 10)
+    seen = []
+    r = bacc.rank_paired(y, preds, n_draws=20_000, progress=lambda d, t: seen.append((d, t)))
+    assert r.pairwise == "draws" and seen == []  # 780 pairs: from the draws, no exact loop
+    assert r.order[0] in np.argsort(r.mean_balanced_accuracy)[-5:]
+    r2 = bacc.rank_paired(y, preds[:5], progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (10, 10) and r2.pairwise == "exact"
+
+
+def test_identical_predictions_share_the_rank():
+    y, (a, b) = synthetic(2, [20, 20], [0.8, 0.7], 11)
+    r = bacc.rank_paired(y, [a, a, b], names=["a1", "a2", "b"])
+    assert r.p_greater[0, 1] == pytest.approx(0.5, abs=1e-9)
+    assert r.p_best[0] == pytest.approx(r.p_best[1], abs=5 * r.p_best_se[0])
+
+
+def test_named_inputs():
+    pd = pytest.importorskip("pandas")
+    y, preds = synthetic(3, [20, 15], [0.8, 0.7, 0.6], 12)
+    df = pd.DataFrame({"x": preds[0], "y": preds[1], "z": preds[2]})
+    assert bacc.rank_paired(y, df).names == ("x", "y", "z")
+    assert bacc.rank_paired(y, [df["z"], df["x"]]).names == ("z", "x")
+    assert bacc.rank_paired(y, np.column_stack(preds)).names == ("C1", "C2", "C3")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"predictions": [[0, 1, 1]]}, "at least two"),
+        ({"predictions": [[0, 1, 1], [0, 1]]}, "have 2 entries"),
+        ({"predictions": [[0, 1, 1], [0, 1, 0]], "pairwise": "fast"}, "pairwise"),
+        ({"predictions": [[0, 1, 1], [0, 1, 0]], "prior": -1}, "prior"),
+        ({"predictions": [[0, 1, 1], [0, 1, 0]], "n_draws": 1}, "n_draws"),
+    ],
+)
+def test_bad_input(kwargs, match):
+    with pytest.raises(BaccError, match=match):
+        bacc.rank_paired([0, 1, 1], **kwargs)
