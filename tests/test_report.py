@@ -1,7 +1,11 @@
 """The HTML report (bacc.display.report): escaping, self-containment, and a real headless browser.
 
-The browser test drives Debian's ``chromium`` (``/usr/bin/chromium``) through Playwright; it is
-skipped, with the reason, when either is missing. CI installs them with::
+The browser tests drive Debian's ``chromium`` (``/usr/bin/chromium``) through Playwright; they
+are skipped, with the reason, when either is missing. At 390, 768 and 1280 px they measure, on
+a small page, on the demo report and on a report of 1 000 groups: that nothing runs off the
+screen sideways (outside a scroll box), that every headline number is visible without
+scrolling sideways, that no text of a figure runs off its picture, and the smallest rendered
+font size of figure text (at least 11 px). CI installs them with::
 
     apt-get install -y chromium        # Debian package: /usr/bin/chromium
     pip install playwright             # the Python driver; no browser download is needed
@@ -62,7 +66,8 @@ def page() -> str:
 
 def test_report_escapes_every_user_string(page):
     assert EVIL not in page
-    assert "<script" not in page.lower()
+    # the one script is the report's own table sorter, at the end of the page
+    assert page.lower().count("<script") == 1 and "table.sortable" in page.split("<script>")[1]
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "neg &amp; co" in page
     # labels inside pictures are SVG text escaped by matplotlib: no markup can get through
@@ -72,8 +77,9 @@ def test_report_escapes_every_user_string(page):
 def test_report_is_self_contained(page):
     urls = re.findall(r"(?:https?:)?//[A-Za-z0-9.-]+\.[A-Za-z]{2,}[^\s\"'<>)]*", page)
     assert set(urls) <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}, set(urls)
-    for tag in ("<link", "<img", "<iframe", "<script", "@import", "src="):
+    for tag in ("<link", "<img", "<iframe", "@import", "src="):
         assert tag not in page.lower()
+    assert page.lower().count("<script>") == 1  # inline, no source
     assert '<meta name="viewport"' in page
 
 
@@ -122,45 +128,145 @@ def browser():
         b.close()
 
 
-@pytest.mark.parametrize("width", [390, 1280])
-def test_report_renders_in_headless_chromium(browser, page, tmp_path, width):
-    path = tmp_path / "report.html"
+
+WIDTHS = (390, 768, 1280)
+
+#: Measures a page in the browser (see the module docstring).
+MEASURE = r"""
+() => {
+  const W = document.documentElement.clientWidth;
+  const res = {W, scrollWidth: document.documentElement.scrollWidth, overflow: [], hidden: [],
+               clipped: [], minFont: 1e9, smallest: null, nText: 0, nHeadline: 0};
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('.scroll') && !el.classList.contains('scroll')) continue;
+    if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.right > W + 0.5 || r.left < -0.5)
+      res.overflow.push(el.tagName + '.' + el.className + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+  }
+  for (const el of document.querySelectorAll('td.hl')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    res.nHeadline++;
+    const box = el.closest('.scroll');
+    const br = box ? box.getBoundingClientRect() : {left: 0, right: W};
+    if (r.right > Math.min(W, br.right) + 0.5 || r.left < Math.max(0, br.left) - 0.5)
+      res.hidden.push(el.textContent);
+  }
+  for (const t of document.querySelectorAll('svg text')) {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(m.a * m.a + m.b * m.b);
+    res.nText++;
+    if (px < res.minFont) { res.minFont = px; res.smallest = t.textContent; }
+    const s = t.closest('svg').getBoundingClientRect();
+    if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1)
+      res.clipped.push(t.textContent);
+  }
+  return res;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def demo_page(tmp_path_factory) -> Path:
+    from bacc.cli import main
+
+    path = tmp_path_factory.mktemp("demo") / "demo.html"
+    assert main(["demo", "-o", str(path)]) == 0
+    return path
+
+
+def groups_csv(path: Path, n_groups: int = 1000, seed: int = 0) -> Path:
+    """Predictions of ``n_groups`` detectors of two classes (20 to 400 examples each)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n = rng.integers(20, 400, n_groups)
+    acc = rng.uniform(0.55, 0.98, n_groups)
+    det = np.repeat(np.arange(n_groups), n)
+    y = rng.integers(0, 2, det.size)
+    p = np.where(rng.random(det.size) < acc[det], y, 1 - y)
+    with path.open("w") as fh:
+        fh.write("detector,label,pred\n")
+        for d, a, b in zip(det, y, p, strict=True):
+            fh.write(f"det{d:04d},{'pos' if a else 'neg'},{'pos' if b else 'neg'}\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def groups_page(tmp_path_factory) -> Path:
+    from bacc.cli import main
+
+    folder = tmp_path_factory.mktemp("groups")
+    csv = groups_csv(folder / "g.csv")
+    path = folder / "groups.html"
+    assert main(["report", str(csv), "--true", "label", "--pred", "pred", "--by", "detector",
+                 "-o", str(path)]) == 0
+    return path
+
+
+@pytest.fixture(scope="module")
+def small_page(page, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("small") / "report.html"
     path.write_text(page, encoding="utf-8")
-    tab = browser.new_page(viewport={"width": width, "height": 900})
+    return path
+
+
+def open_tab(browser, path: Path, width: int, **context):
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, **context)
+    tab = ctx.new_page()
     problems: list[str] = []
     tab.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
     tab.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
     tab.on("request", lambda r: problems.append(f"request: {r.url}") if not r.url.startswith("file:") else None)
     tab.goto(path.as_uri())
     tab.wait_for_load_state("load")
+    tab.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    return ctx, tab, problems
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("which", ["small_page", "demo_page", "groups_page"])
+def test_report_fits_every_screen(browser, request, which, width, tmp_path):
+    path = request.getfixturevalue(which)
+    ctx, tab, problems = open_tab(browser, path, width)
+    m = tab.evaluate(MEASURE)
+    shot = tmp_path / f"{which}_{width}.png"
+    tab.screenshot(path=str(shot))
+    ctx.close()
     assert problems == []
+    assert shot.stat().st_size > 10_000  # a real picture of the page
+    assert m["scrollWidth"] <= width, m["overflow"][:5]
+    assert m["overflow"] == []
+    assert m["nHeadline"] > 0 and m["hidden"] == []
+    assert m["nText"] > 20 and m["clipped"] == []
+    assert m["minFont"] >= 11.0, (m["minFont"], m["smallest"])
+
+
+def test_small_page_shows_its_numbers(browser, small_page):
+    ctx, tab, problems = open_tab(browser, small_page, 390)
     assert tab.title() == f"report {EVIL}"
     # the malicious label is text, not a script: no dialog opened and it is visible as text
     assert EVIL in tab.inner_text("h1")
-    tab.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     text = tab.inner_text("body")
+    ctx.close()
+    assert problems == []
     ev = bacc.evaluate([[42, 3], [6, 4]])
+    ex = exact_interval([[42, 3], [6, 4]])
     assert f"{ev.balanced_accuracy_summary.mean:.4f}" in text
-    assert "P(> chance)" in text and "95% exact" in text
-    # every picture is drawn with a real size, and nothing is wider than the screen
-    sizes = tab.evaluate("[...document.querySelectorAll('svg')].map(s => s.getBoundingClientRect().width)")
-    assert sizes and min(sizes) > 100
-    assert tab.evaluate("document.documentElement.scrollWidth") <= width
-    tab.close()
+    assert f"[{ex.lower:.4f}, {ex.upper:.4f}]" in text
 
 
-def test_demo_report_renders_in_headless_chromium(browser, tmp_path):
-    from bacc.cli import main
-
-    assert main(["demo", "-o", str(tmp_path / "demo.html")]) == 0
-    tab = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.goto((tmp_path / "demo.html").as_uri())
-    assert errors == []
+def test_demo_report_shows_the_classifiers(browser, demo_page):
+    ctx, tab, problems = open_tab(browser, demo_page, 1280)
     text = tab.inner_text("body")
+    ctx.close()
+    assert problems == []
     assert "Hand-written digits" in text and "Wine cultivars" in text
+    assert "model: paired: joint Dirichlet posterior" in text
     from bacc.readers import read_predictions
 
     digits = read_predictions(
@@ -169,4 +275,40 @@ def test_demo_report_renders_in_headless_chromium(browser, tmp_path):
     ev = bacc.evaluate(ConfusionMatrix.from_predictions(list(digits.y_true), list(digits.y_pred),
                                                         labels=list(digits.labels)))
     assert f"{ev.balanced_accuracy_summary.mean:.4f}" in text
-    tab.close()
+
+
+def test_groups_report_sorts_and_reads_without_script(browser, groups_page):
+    ctx, tab, _ = open_tab(browser, groups_page, 1280)
+    rows = "section table.sortable tbody tr"
+    assert len(tab.query_selector_all(rows)) == 1000
+    first = tab.eval_on_selector(rows, "r => r.cells[0].textContent")
+    # click "balanced accuracy": ascending posterior means, then descending
+    tab.click("section table.sortable thead th:nth-child(2)")
+    means = tab.eval_on_selector_all(rows, "rs => rs.map(r => parseFloat(r.cells[1].dataset.v))")
+    assert means == sorted(means) and len(means) == 1000
+    tab.click("section table.sortable thead th:nth-child(2)")
+    means = tab.eval_on_selector_all(rows, "rs => rs.map(r => parseFloat(r.cells[1].dataset.v))")
+    assert means == sorted(means, reverse=True)
+    ctx.close()
+    # without the script the page holds the same table, in the order given
+    ctx, tab, problems = open_tab(browser, groups_page, 390, java_script_enabled=False)
+    assert len(tab.query_selector_all(rows)) == 1000
+    assert tab.eval_on_selector(rows, "r => r.cells[0].textContent") == first
+    assert "lowest exact lower bounds" in tab.inner_text("body")
+    ctx.close()
+    assert problems == []
+
+
+def test_groups_report_details_the_lowest_exact_bounds(groups_page):
+    import numpy as np
+
+    html = groups_page.read_text(encoding="utf-8")
+    assert len(html) < 3_000_000
+    # the forest plot and the details show the entries with the lowest exact lower bounds
+    lows = [float(v) for v in re.findall(r'data-label="95% exact \(union\)" data-v="([^"]+)"', html)]
+    assert len(lows) == 1000
+    details = re.findall(r'<details id="s0e\d+"[^>]*>\s*<summary>([^<]+)</summary>', html)
+    assert len(details) == 40
+    names = re.findall(r'<tr><th scope="row">(det\d{4})</th>', html)
+    worst = {names[i] for i in np.argsort(lows, kind="stable")[:40]}
+    assert set(details) == worst

@@ -226,15 +226,45 @@ def coverage(args) -> int:
     return 0
 
 
+#: Beyond this many inputs the report lists every one from one batch evaluation and shows
+#: detail for those that need attention.
+REPORT_ALL = 50
+#: Inputs shown in detail (lowest exact lower bounds) in a report of many, with pictures for ...
+REPORT_ATTENTION = 40
+#: ... the first this many of them.
+REPORT_PICTURES = 3
+
+
 def report(args) -> int:
     """``bacc report``: a self-contained HTML page; a comparison for two inputs, a ranking for
-    three to fifty."""
+    three to fifty, and for more a sortable table of all with detail for those needing
+    attention."""
     from ..display.report import ReportComparison, Section, render_report, write_report
 
     _refuse_overwriting_inputs(args.output, args.inputs)
     check_output_path(args.output)
     settings = Settings.from_args(args)
-    results = _evaluate_all(args, settings)
+    items = _load(args)
+    srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
+    page_title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
+    batch = batch_summary(items, settings) if len(items) > REPORT_ALL else None
+    if batch is not None:
+        import numpy as np
+
+        worst = np.argsort(batch.exact_lower, kind="stable")[:REPORT_ATTENTION]
+        results = evaluate_items([items[i] for i in worst], settings)
+        report_warnings(results)
+        note = (f"Detail for the {len(results)} of {len(items)} entries with the lowest exact "
+                f"lower bounds, lowest first (pictures for the first {REPORT_PICTURES}); every "
+                "entry is in the table above.")
+        section = Section(title="Results", entries=report_entries(results), batch=batch,
+                          batch_note=note, measures=False)
+        page = render_report([section], title=page_title, max_detail=REPORT_PICTURES,
+                             pictures=pictures_wanted(args.no_pictures))
+        out(f"wrote {write_report(args.output, page)}")
+        return 0
+    results = evaluate_items(items, settings)
+    report_warnings(results)
     settings, note = resolve_paired(settings, [r.item for r in results])
     if note:
         out(wrapped(note))
@@ -249,10 +279,8 @@ def report(args) -> int:
         except BaccError as exc:
             # the page still shows both; only the comparison of unlike results is left out
             warn(f"{a.name} and {b.name} are not compared: {exc}")
-    elif 2 < len(results) <= 50:
+    elif 2 < len(results) <= REPORT_ALL:
         ranking = rank_results(results, seed=args.seed, settings=settings)
-    srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
-    page_title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
     section = Section(title="Results", entries=report_entries(results), comparisons=comparisons,
                       ranking=ranking, measures=len(results) <= 6)
     page = render_report([section], title=page_title, pictures=pictures_wanted(args.no_pictures))

@@ -18,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from ..confusion import ConfusionMatrix, label_order
 from ..counting import counts
 from ..errors import BaccError
@@ -470,6 +472,18 @@ def _matrix_file_item(spec, rows, labels, sep) -> tuple[list[str], Item]:
     return [Path(spec).name], Item(Path(spec).name, cm, spec, folds=folds)
 
 
+def _codes(p):
+    """``true * l + predicted`` class index of every example, or None when a label lies outside
+    ``p.labels`` (the one-by-one path then names it)."""
+    index = {lab: i for i, lab in enumerate(p.labels)}
+    try:
+        t = np.fromiter((index[v] for v in p.y_true), dtype=np.int64, count=len(p.y_true))
+        q = np.fromiter((index[v] for v in p.y_pred), dtype=np.int64, count=len(p.y_pred))
+    except (KeyError, TypeError):
+        return None
+    return t * len(p.labels) + q
+
+
 def _prediction_items(spec, true, preds, by, fold, labels, sep, n_files) -> list[tuple[list[str], Item]]:
     """Items of a predictions file read into Python (one per prediction column and group)."""
     table = read_table(spec, sep=sep)
@@ -491,12 +505,20 @@ def _prediction_items(spec, true, preds, by, fold, labels, sep, n_files) -> list
         index: dict = {}
         for i, v in enumerate(p.groups):
             index.setdefault(v, []).append(i)
+        # the labels were checked once for the whole column: each group is one bincount
+        codes = _codes(p)
         for g in label_order(p.groups):
             idx = index[g]
             yt = tuple(p.y_true[i] for i in idx)
             yp = tuple(p.y_pred[i] for i in idx)
             where = f"{spec}, {by} = {g}"
-            cm = _cm_from_pairs(yt, yp, p.labels, where)
+            if codes is None:
+                cm = _cm_from_pairs(yt, yp, p.labels, where)
+            else:
+                l = len(p.labels)
+                flat = codes[np.asarray(idx, dtype=np.int64)]
+                cm = ConfusionMatrix(np.bincount(flat, minlength=l * l).reshape(l, l),
+                                     labels=list(p.labels))
             fl = None if p.folds is None else [p.folds[i] for i in idx]
             folds = _fold_matrices(yt, yp, fl, p.labels, where)
             out.append((

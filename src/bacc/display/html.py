@@ -28,27 +28,63 @@ def escape(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def table(header: Sequence, rows: Sequence[Sequence], *, numeric_from: int = 1) -> str:
+def table(
+    header: Sequence,
+    rows: Sequence[Sequence],
+    *,
+    numeric_from: int = 1,
+    cls: str = "",
+    headline: Sequence[int] = (),
+    sort_values: Sequence[Sequence] | None = None,
+    cell_class: Sequence[Sequence[str]] | None = None,
+) -> str:
     """An HTML table: a header row, then rows whose first cell heads the row; cells from
     column ``numeric_from`` on are numbers (class ``num``: right-aligned by the report's CSS).
+
+    Every cell carries its column title in ``data-label``, so that a narrow screen can show
+    each row as a card of labelled values (the report's CSS for ``table.cards``).
+
+    Parameters
+    ----------
+    header, rows : sequences
+        Column titles and rows of cells (shown with ``str``, escaped).
+    numeric_from : int
+        First numeric column.
+    cls : str
+        Class of the table (``"cards"``, ``"sortable"``, ...).
+    headline : sequence of int
+        Columns holding the headline numbers (class ``hl``).
+    sort_values : sequence of sequences, optional
+        Per row and column a number to sort by (``data-v``), or None.
+    cell_class : sequence of sequences of str, optional
+        Extra class of each cell.
 
     Examples
     --------
     >>> table(["", "p"], [["A > B", "0.97"]])
-    '<table><thead><tr><th scope="col"></th><th scope="col">p</th></tr></thead><tbody><tr><th scope="row">A &gt; B</th><td class="num">0.97</td></tr></tbody></table>'
+    '<table><thead><tr><th scope="col"></th><th scope="col">p</th></tr></thead><tbody><tr><th scope="row">A &gt; B</th><td class="num" data-label="p">0.97</td></tr></tbody></table>'
     """
     th = "".join(f'<th scope="col">{escape(h)}</th>' for h in header)
-    body = "".join(
-        "<tr>"
-        + "".join(
-            (f'<th scope="row">{escape(v)}</th>' if i == 0 else
-             f'<td class="{"num" if i >= numeric_from else ""}">{escape(v)}</td>')
-            for i, v in enumerate(r)
-        )
-        + "</tr>"
-        for r in rows
-    )
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+    hl = set(headline)
+    lines = []
+    for k, r in enumerate(rows):
+        cells = []
+        for i, v in enumerate(r):
+            if i == 0:
+                cells.append(f'<th scope="row">{escape(v)}</th>')
+                continue
+            classes = " ".join(c for c in (
+                "num" if i >= numeric_from else "",
+                "hl" if i in hl else "",
+                cell_class[k][i] if cell_class is not None else "",
+            ) if c)
+            sv = sort_values[k][i] if sort_values is not None else None
+            data_v = "" if sv is None else f' data-v="{float(sv):.12g}"'
+            cells.append(f'<td class="{classes}" data-label="{escape(header[i])}"{data_v}>'
+                         f"{escape(v)}</td>")
+        lines.append("<tr>" + "".join(cells) + "</tr>")
+    attr = f' class="{escape(cls)}"' if cls else ""
+    return f"<table{attr}><thead><tr>{th}</tr></thead><tbody>{''.join(lines)}</tbody></table>"
 
 
 def evaluation_html(ev, exact=None, accuracy_exact=None, class_exact=None) -> str:

@@ -49,6 +49,14 @@ GREY = "#7f8c8d"  # chance
 EXACT = "#e67e22"  # exact (frequentist) bounds
 INK = "#222222"
 
+# One font scale for every figure (points): the smallest text is SMALL. The report draws its
+# figures REPORT_WIDTH inches wide and never shows them narrower than about 330 px, so SMALL
+# renders at 11 px or more on any screen (8.5 pt * 330 px / (3.5 in * 72 pt/in) = 11.1 px).
+SMALL = 8.5  # ticks, legends, notes, numbers in cells
+LABEL = 9.0  # axis labels
+TITLE = 10.0  # axes titles
+REPORT_WIDTH = 3.5  # inches
+
 _MEASURES = {
     "balanced_accuracy": ("balanced accuracy", GREEN),
     "accuracy": ("accuracy", BLUE),
@@ -72,6 +80,42 @@ def _new_figure(width: float, height: float) -> Figure:
 
         return plt.figure(figsize=(width, height), layout="constrained")
     return Figure(figsize=(width, height), layout="constrained")
+
+
+def _wrap(text: str, width_pt: float, size: float, bold: bool = False) -> str:
+    """``text`` broken into lines that fit ``width_pt`` at ``size`` points (DejaVu Sans: about
+    0.6 em a character, 0.66 bold), so that no title runs off a narrow figure."""
+    import textwrap
+
+    per = max(8, int(width_pt / (size * (0.66 if bold else 0.6))))
+    return "\n".join(w for line in text.split("\n")
+                     for w in (textwrap.wrap(line, per, break_on_hyphens=False) or [""]))
+
+
+def _finish(fig: Figure) -> Figure:
+    """Apply the font scale to every axes of ``fig`` (ticks, axis labels), wrap titles to the
+    figure's width, and return it."""
+    width_pt = fig.get_figwidth() * 72
+    for ax in fig.axes:
+        ax.tick_params(labelsize=SMALL)
+        ax.xaxis.label.set_size(LABEL)
+        ax.yaxis.label.set_size(LABEL)
+        for loc in ("left", "center"):
+            t = ax.get_title(loc=loc)
+            if t:
+                obj = ax.title if loc == "center" else getattr(ax, "_left_title", None)
+                if obj is None:
+                    continue
+                bold = obj.get_fontweight() in ("bold", 700)
+                # a title starts at the axes' left edge: leave room for the tick labels
+                obj.set_text(_wrap(t, 0.78 * width_pt, obj.get_fontsize(), bold))
+        lab = ax.xaxis.label
+        if lab.get_text():
+            lab.set_text(_wrap(lab.get_text(), 0.8 * width_pt, lab.get_fontsize()))
+    if getattr(fig, "_suptitle", None) is not None:
+        fig._suptitle.set_text(_wrap(fig._suptitle.get_text(), 0.92 * width_pt,
+                                     fig._suptitle.get_fontsize()))
+    return fig
 
 
 def close(fig: Figure) -> None:
@@ -134,7 +178,7 @@ def _chance_line(ax: Axes, chance: float, lo: float, hi: float, *, label: bool =
             ha="left" if left else "right",
             va="bottom",
             color=GREY,
-            fontsize=8,
+            fontsize=SMALL,
         )
 
 
@@ -144,6 +188,7 @@ def plot_posterior(
     *,
     measures: Sequence[str] = ("balanced_accuracy", "accuracy"),
     title: str | None = None,
+    width: float | None = None,
 ) -> Figure:
     """Posterior density with the central credible interval shaded and the estimates marked.
 
@@ -159,6 +204,8 @@ def plot_posterior(
         One panel per measure, top to bottom, sharing the x axis.
     title : str, optional
         Figure title (shown literally).
+    width : float, optional
+        Width in inches (default 5.2; the report uses 3.5).
 
     Returns
     -------
@@ -188,36 +235,47 @@ def plot_posterior(
     if lo - 0.5 * span <= ev.chance <= hi + 0.5 * span:  # near enough to show on the axis
         lo, hi = min(lo, ev.chance - 0.03 * span), max(hi, ev.chance + 0.03 * span)
         lo, hi = max(lo, 0.0), min(hi, 1.0)
-    fig = _new_figure(5.2, 0.5 + 2.1 * len(measures))
+    w = width or 5.2
+    fig = _new_figure(w, 0.9 + 1.9 * len(measures) * max(1.0, 4.0 / w) ** 0.5)
     axes = fig.subplots(len(measures), 1, sharex=True, squeeze=False)[:, 0]
     for ax, m in zip(axes, measures, strict=True):
         name, colour = _MEASURES[m]
         dist, s = dists[m], sums[m]
         x, y = _density(dist, lo, hi)
-        ax.plot(x, y, color=colour, lw=1.8, label=f"posterior {name}")
+        ax.plot(x, y, color=colour, lw=1.8)
         inside = (x >= s.lower) & (x <= s.upper)
-        ax.fill_between(
-            x, 0, np.nan_to_num(y), where=inside, color=colour, alpha=0.25, lw=0,
-            label=f"{fmt.percent(s.confidence)} interval {fmt.interval(s.lower, s.upper, 3)}",
-        )
-        ax.axvline(s.mean, color=INK, lw=1.3, ls="-", label=f"mean {fmt.number(s.mean, 3)}")
-        ax.axvline(s.median, color=INK, lw=1.3, ls="--", label=f"median {fmt.number(s.median, 3)}")
-        ax.axvline(s.mode, color=INK, lw=1.3, ls=":", label=f"mode {fmt.number(s.mode, 3)}")
-        _chance_line(ax, ev.chance, lo, hi)
+        ax.fill_between(x, 0, np.nan_to_num(y), where=inside, color=colour, alpha=0.25, lw=0)
+        ax.axvline(s.mean, color=INK, lw=1.3, ls="-")
+        ax.axvline(s.median, color=INK, lw=1.3, ls="--")
+        ax.axvline(s.mode, color=INK, lw=1.3, ls=":")
+        _chance_line(ax, ev.chance, lo, hi, label=False)
         _cap_density(ax, y)
         ax.set_ylabel("density")
-        head = f"posterior {name}"
+        # the numbers go in the title, the legend (line styles only) below the axes: nothing
+        # covers the density or the chance line
+        head = (f"{name}: mean {fmt.number(s.mean, 3)}, "
+                f"{fmt.percent(s.confidence)} {fmt.interval(s.lower, s.upper, 3)}")
         if m == "balanced_accuracy":
-            head += f"   P(> chance) {fmt.p_phrase(ev.p_above_chance)}"
-        ax.set_title(head, fontsize=10, loc="left")
-        ax.legend(fontsize=8, loc="upper left" if s.mean > (lo + hi) / 2 else "upper right",
-                  frameon=False)
+            head += f"\nP(> chance {fmt.significant(ev.chance, 3)}) {fmt.p_phrase(ev.p_above_chance)}"
+        ax.set_title(head, fontsize=TITLE, loc="left")
         ax.spines[["top", "right"]].set_visible(False)
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    pct = fmt.percent(sums[measures[0]].confidence)
+    handles = [
+        Line2D([], [], color=INK, lw=1.3, ls="-", label="mean"),
+        Line2D([], [], color=INK, lw=1.3, ls="--", label="median"),
+        Line2D([], [], color=INK, lw=1.3, ls=":", label="mode"),
+        Patch(color=GREY, alpha=0.35, label=f"{pct} credible"),
+        Line2D([], [], color=GREY, lw=1.2, ls="-.", label="chance"),
+    ]
+    fig.legend(handles=handles, fontsize=SMALL, loc="outside lower center", frameon=False, ncols=3)
     axes[-1].set_xlabel("value")
     axes[-1].set_xlim(lo, hi)
     if title:
-        fig.suptitle(_t(title), fontsize=11)
-    return fig
+        fig.suptitle(_t(title), fontsize=TITLE)
+    return _finish(fig)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -227,6 +285,7 @@ def plot_measures(
     *,
     names: Sequence[str] | None = None,
     title: str | None = None,
+    width: float | None = None,
 ) -> Figure:
     """Side-by-side comparison of measures (Brodersen et al. (2010), Fig. 1) for one or more classifiers.
 
@@ -245,18 +304,21 @@ def plot_measures(
     names : sequence of str, optional
         Names of the classifiers (default ``C1, C2, ...`` or the mapping keys).
     title : str, optional
+    width : float, optional
+        Width in inches (default from the number of classifiers; the report uses 3.5).
 
     Returns
     -------
     matplotlib.figure.Figure
         One axes; for each classifier one error bar per available measure, a line at 100%
-        and the chance level.
+        and the chance level. Without any fold intervals the legend says why the red interval
+        is missing.
     """
     evs, names = _named(evaluations, names)
     folds = list(fold_intervals) if fold_intervals is not None else [None] * len(evs)
     if len(folds) != len(evs):
         raise BaccError(f"fold_intervals has {len(folds)} entries for {len(evs)} evaluations")
-    fig = _new_figure(max(4.4, 1.3 * len(evs) + 1.6), 4.0)
+    fig = _new_figure(width or max(4.4, 1.3 * len(evs) + 1.6), 4.0)
     ax = fig.subplots()
     width = 0.22
     seen: set[str] = set()
@@ -281,7 +343,7 @@ def plot_measures(
             if hi > 1.0:
                 ax.annotate(
                     f"{fmt.number(100 * hi, 1)}% > 100%", xy=(i + off, hi), xytext=(4, 3),
-                    textcoords="offset points", fontsize=8, color=col, ha="left",
+                    textcoords="offset points", fontsize=SMALL, color=col, ha="left",
                 )
     span = max(ymax, 1.0) - ymin
     low = max(0.0, ymin - 0.12 * span)
@@ -297,17 +359,26 @@ def plot_measures(
     if far:
         ax.annotate(f"chance {', '.join(fmt.significant(c, 3) for c in far)}: below this range",
                     xy=(0.01, 0.01), xycoords="axes fraction", ha="left", va="bottom",
-                    fontsize=8, color=GREY)
+                    fontsize=SMALL, color=GREY)
     ax.axhline(1.0, color=INK, lw=0.8, ls="--")
-    ax.text(len(evs) - 0.5, 1.0, "100%", va="bottom", ha="right", fontsize=8, color=INK)
-    ax.set_xticks(range(len(evs)), [_t(n) for n in names])
+    ax.text(len(evs) - 0.5, 1.0, "100%", va="bottom", ha="right", fontsize=SMALL, color=INK)
+    many = len(evs) > 3 or max(map(len, map(str, names))) * len(evs) > 36
+    ax.set_xticks(range(len(evs)), [_t(_short(n, 16)) for n in names],
+                  rotation=30 if many else 0, ha="right" if many else "center")
     ax.set_xlim(-0.6, len(evs) - 0.4)
     ax.set_ylim(low, max(1.0 + 0.08 * span, ymax + 0.04 * span))
     ax.set_ylabel("accuracy measure")
-    fig.legend(fontsize=8, loc="outside lower center", frameon=False, ncols=2)
+    handles, labels = ax.get_legend_handles_labels()
+    if all(f is None for f in folds):
+        from matplotlib.lines import Line2D
+
+        # say why the first of the three ways is missing
+        handles.insert(0, Line2D([], [], color=RED, ls="", label="mean of folds +- 2 SEM: no folds given"))
+        labels.insert(0, "mean of folds +- 2 SEM: no folds given")
+    fig.legend(handles, labels, fontsize=SMALL, loc="outside lower center", frameon=False, ncols=1 if (width or 5) < 4.5 else 2)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.set_title(_t(title) if title else "three ways to report the same classifier", fontsize=10, loc="left")
-    return fig
+    ax.set_title(_t(title) if title else "three ways to report the same classifier", fontsize=TITLE, loc="left")
+    return _finish(fig)
 
 
 def _named(evaluations, names) -> tuple[list, list[str]]:
@@ -333,6 +404,7 @@ def plot_class_accuracies(
     class_exact: Sequence[Any] | None = None,
     credible: bool = True,
     title: str | None = None,
+    width: float | None = None,
 ) -> Figure:
     """Balanced accuracy and per-class accuracies with exact bounds as bars (Sandler & Dirac (2024), Fig. 1).
 
@@ -348,6 +420,8 @@ def plot_class_accuracies(
     credible : bool
         Also draw the posterior credible interval of each row as a thin line.
     title : str, optional
+    width : float, optional
+        Width in inches (default 5.4; the report uses 3.5).
 
     Returns
     -------
@@ -368,7 +442,9 @@ def plot_class_accuracies(
             c.summary, c.support > 0,
         ))
     n = len(rows)
-    fig = _new_figure(5.4, 1.3 + 0.34 * n)
+    # a narrow figure writes the sample value beside each bar, a wide one also its interval
+    narrow = (width or 5.4) < 4.5
+    fig = _new_figure(width or 5.4, 1.9 + 0.34 * n)
     ax = fig.subplots()
     ys = np.arange(n)[::-1]
     for y, (_, est, lo, hi, summ, ok) in zip(ys, rows, strict=True):
@@ -378,11 +454,13 @@ def plot_class_accuracies(
             ax.hlines(y - 0.36, summ.lower, summ.upper, color=INK, lw=1.0)
         if ok and not math.isnan(est):
             ax.plot([est], [y], marker="|", ms=14, mew=2.2, color=colour if y == ys[0] else INK)
-            ax.text(min(hi, 1.0) + 0.01, y, f"{fmt.number(100 * est, 1)}%  {fmt.interval(100 * lo, 100 * hi, 1)}",
-                    va="center", fontsize=8)
+            beside = f"{fmt.number(100 * est, 1)}%"
+            if not narrow:
+                beside += f"  {fmt.interval(100 * lo, 100 * hi, 1)}"
+            ax.text(min(hi, 1.0) + 0.01, y, beside, va="center", fontsize=SMALL)
         else:
-            ax.text(0.01, y, "no examples", va="center", fontsize=8, color=GREY)
-    ax.set_yticks(ys, [_short(r[0]) for r in rows], fontsize=8)
+            ax.text(0.01, y, "no examples", va="center", fontsize=SMALL, color=GREY)
+    ax.set_yticks(ys, [_short(r[0], 22 if (width or 5.4) < 4.5 else 40) for r in rows], fontsize=SMALL)
     lo_all = min(r[2] for r in rows if r[5])
     span = max(1.0 - lo_all, 0.02)
     chance_near = ev.chance >= lo_all - 0.3 * span
@@ -390,7 +468,7 @@ def plot_class_accuracies(
     if chance_near:
         ax.axvline(ev.chance, color=GREY, ls="-.", lw=1.0)
     # room on the right for the numbers written beside the bars
-    ax.set_xlim(left, 1.0 + 0.4 * (1.0 - left))
+    ax.set_xlim(left, 1.0 + (0.3 if narrow else 0.4) * (1.0 - left))
     ticks = ax.get_xticks()
     ax.set_xticks([t for t in ticks if left - 1e-9 <= t <= 1.0 + 1e-9])
     ax.set_xlabel("accuracy (recall of each class)")
@@ -409,9 +487,10 @@ def plot_class_accuracies(
     ]
     if credible:
         handles.insert(2, Line2D([], [], color=INK, lw=1, label=f"{pct} credible interval"))
-    fig.legend(handles=handles, fontsize=8, loc="outside lower center", frameon=False, ncols=2)
-    ax.set_title(_t(title) if title else "accuracy per class", fontsize=10, loc="left")
-    return fig
+    fig.legend(handles=handles, fontsize=SMALL, loc="outside lower center", frameon=False,
+               ncols=1 if (width or 5.4) < 4.5 else 2)
+    ax.set_title(_t(title) if title else "accuracy per class", fontsize=TITLE, loc="left")
+    return _finish(fig)
 
 
 def _short(text: object, limit: int = 40) -> str:
@@ -446,6 +525,7 @@ def plot_difference(
     names: Sequence[str] | None = None,
     confidence: float | None = None,
     title: str | None = None,
+    width: float | None = None,
 ) -> Figure:
     """Density of the difference of two balanced accuracies with P(A > B) (Carrillo et al. (2014), Fig. 5).
 
@@ -459,6 +539,8 @@ def plot_difference(
     confidence : float, optional
         Mass of the shaded central interval (default the comparison's, else 0.95).
     title : str, optional
+    width : float, optional
+        Width in inches (default 5.2; the report uses 3.5).
 
     Returns
     -------
@@ -470,7 +552,7 @@ def plot_difference(
     c = confidence if confidence is not None else getattr(comparison, "confidence", 0.95) or 0.95
     if names is None:
         names = tuple(getattr(comparison, "names", None) or ("A", "B"))
-    a_name, b_name = (_short(n, 24) for n in names)
+    a_name, b_name = (_short(n, 16 if (width or 5.2) < 4.5 else 24) for n in names)
     lo, hi = _dist_range(dist)
     span = hi - lo
     if lo - 0.5 * span <= 0.0 <= hi + 0.5 * span:
@@ -479,7 +561,7 @@ def plot_difference(
         lo, hi = min(lo, -1.2 * rope), max(hi, 1.2 * rope)
     x, y = _density(dist, lo, hi)
     il, ih = (float(v) for v in dist.interval(c))
-    fig = _new_figure(5.2, 3.8)
+    fig = _new_figure(width or 5.2, 3.8 if (width or 5.2) >= 4.5 else 4.2)
     ax = fig.subplots()
     ax.plot(x, y, color=GREEN, lw=1.8, label=f"posterior of {a_name} - {b_name}")
     ax.fill_between(x, 0, np.nan_to_num(y), where=(x >= il) & (x <= ih), color=GREEN, alpha=0.25,
@@ -492,14 +574,16 @@ def plot_difference(
         ax.axvspan(-rope, rope, color=GREY, alpha=0.15, lw=0, label=f"practically equal (+-{rope:g})")
     _cap_density(ax, y)
     ax.set_xlim(lo, hi)
-    ax.set_xlabel(f"balanced accuracy of {a_name} minus {b_name}")
+    ax.set_xlabel(f"difference of balanced accuracies, {a_name} - {b_name}"
+                  if len(a_name) + len(b_name) < 24 else "difference of balanced accuracies")
     ax.set_ylabel("density")
-    fig.legend(fontsize=8, loc="outside lower center", frameon=False, ncols=2)
+    fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False,
+               ncols=1 if (width or 5.2) < 4.5 else 2)
     ax.spines[["top", "right"]].set_visible(False)
     if title:
-        fig.suptitle(_t(title), fontsize=10, x=0.02, ha="left")
-    ax.set_title(f"P({a_name} > {b_name}) {fmt.p_phrase(p_better)}", fontsize=10, fontweight="bold", loc="left")
-    return fig
+        fig.suptitle(_t(title), fontsize=TITLE, x=0.02, ha="left")
+    ax.set_title(f"P({a_name} > {b_name}) {fmt.p_phrase(p_better)}", fontsize=TITLE, fontweight="bold", loc="left")
+    return _finish(fig)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -510,6 +594,7 @@ def plot_forest(
     exact: Sequence[Any] | None = None,
     sort: bool = False,
     title: str | None = None,
+    width: float | None = None,
 ) -> Figure:
     """Forest plot: the balanced accuracy of many classifiers or groups, one row each.
 
@@ -522,6 +607,8 @@ def plot_forest(
     sort : bool
         Order rows by posterior mean (best at the top) instead of input order.
     title : str, optional
+    width : float, optional
+        Width in inches (default 5.2; the report uses 3.5).
 
     Returns
     -------
@@ -538,7 +625,8 @@ def plot_forest(
     if sort:
         order.sort(key=lambda i: -evs[i].balanced_accuracy_summary.mean)
     n = len(evs)
-    fig = _new_figure(5.2, 1.5 + 0.3 * n)
+    w = width or 5.2
+    fig = _new_figure(w, (1.5 if w >= 4.5 else 2.0) + 0.3 * n)
     ax = fig.subplots()
     ys = np.arange(n)[::-1]
     lab_done: set[str] = set()
@@ -575,14 +663,14 @@ def plot_forest(
         else:
             far.append(ch)
     ax.set_xlim(max(0.0, lo - 0.05 * span), min(1.0, hi + 0.05 * span) + 0.01 * span)
-    note = f"   (chance {', '.join(fmt.significant(c, 3) for c in far)}: left of this range)" if far else ""
-    ax.set_yticks(ys, [_short(names[i]) for i in order], fontsize=8)
+    note = f"\n(chance {', '.join(fmt.significant(c, 3) for c in far)}: left of this range)" if far else ""
+    ax.set_yticks(ys, [_short(names[i], 22 if w < 4.5 else 40) for i in order], fontsize=SMALL)
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlabel("balanced accuracy")
-    fig.legend(fontsize=8, loc="outside lower center", frameon=False, ncols=3)
+    fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False, ncols=2 if w < 4.5 else 3)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.set_title((_t(title) if title else "balanced accuracy") + note, fontsize=10, loc="left")
-    return fig
+    ax.set_title((_t(title) if title else "balanced accuracy") + note, fontsize=TITLE, loc="left")
+    return _finish(fig)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -591,6 +679,7 @@ def plot_confusion(
     *,
     normalize: bool = True,
     title: str | None = None,
+    width: float | None = None,
 ) -> Figure:
     """Heat map of a confusion matrix (rows = true class, columns = predicted class).
 
@@ -599,8 +688,10 @@ def plot_confusion(
     confusion : ConfusionMatrix or Evaluation
     normalize : bool
         Colour by the share of each true class (row); the counts are written in the cells
-        (up to 25 classes).
+        (up to 25 classes at the default width; fewer when the cells are too small for text).
     title : str, optional
+    width : float, optional
+        Width in inches (default from the number of classes; the report uses 3.5).
 
     Returns
     -------
@@ -613,28 +704,29 @@ def plot_confusion(
     sup = counts.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         shown = np.where(sup > 0, counts / np.where(sup > 0, sup, 1), 0.0) if normalize else counts
-    size = min(5.2, max(3.0, 0.28 * l + 2.2))
+    size = min(5.2, max(3.0, 0.28 * l + 2.2)) if width is None else width - 0.9
     fig = _new_figure(size + 0.9, size)
     ax = fig.subplots()
     im = ax.imshow(shown, cmap="Blues", vmin=0, vmax=1 if normalize else None, aspect="equal")
-    if l <= 25:
+    # a count is written only where a cell is wide enough for it at the SMALL size
+    if l <= 25 and (size - 1.0) * 72 / l >= SMALL * 0.62 * len(str(int(counts.max(initial=0)))) + 2:
         hi = np.nanmax(shown) if shown.size else 1
         for i in range(l):
             for j in range(l):
                 v = int(counts[i, j])
-                ax.text(j, i, f"{v}", ha="center", va="center", fontsize=8 if l <= 12 else 6,
+                ax.text(j, i, f"{v}", ha="center", va="center", fontsize=SMALL,
                         color="white" if shown[i, j] > 0.55 * (1 if normalize else hi) else INK)
     ticks = [_short(x, 20) for x in cm.labels]
-    fs = 8 if l <= 12 else 6
+    fs = SMALL
     ax.set_xticks(range(l), ticks, fontsize=fs, rotation=45 if max(map(len, ticks)) > 3 else 0,
                   ha="right" if max(map(len, ticks)) > 3 else "center")
     ax.set_yticks(range(l), ticks, fontsize=fs)
     ax.set_xlabel("predicted class")
     ax.set_ylabel("true class")
     cb = fig.colorbar(im, ax=ax, shrink=0.8)
-    cb.set_label("share of the true class" if normalize else "count", fontsize=8)
-    ax.set_title(_t(title) if title else "confusion matrix", fontsize=10, loc="left")
-    return fig
+    cb.set_label("share of the true class" if normalize else "count", fontsize=SMALL)
+    ax.set_title(_t(title) if title else "confusion matrix", fontsize=TITLE, loc="left")
+    return _finish(fig)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """A self-contained HTML report: tables, credible and exact intervals, pictures.
 
-One file, no network: the pictures are inline SVG drawn by :mod:`bacc.display.plot` (matplotlib), the
-style sheet is inline, and there is no script. The page reads on a phone (one column, tables
-scroll sideways) and on a desktop (pictures side by side). Every user-supplied string (labels,
-names, file names, titles) goes through :func:`bacc.display.html.escape`.
+One file, no network: the pictures are inline SVG drawn by :mod:`bacc.display.plot` (matplotlib)
+and the style sheet is inline. One small inline script makes the summary tables sortable; the
+page reads fully without it. On a phone every table row becomes a card with the headline
+numbers first (balanced accuracy, credible and exact intervals, P(> chance), verdict) and the
+pictures, drawn for a narrow column, keep their text at 11 px or more; on a desktop the tables
+are tables and the pictures sit side by side. Every user-supplied string (labels, names, file
+names, titles) goes through :func:`bacc.display.html.escape`.
 
 The report only formats results computed elsewhere (:func:`bacc.evaluate`,
 :func:`bacc.exact_interval`, :func:`bacc.fold_sem_interval`, the comparison and
@@ -81,7 +84,12 @@ class ReportComparison:
 
 @dataclass(frozen=True)
 class Section:
-    """A titled group of entries (one data set, one file, one ``--by`` column)."""
+    """A titled group of entries (one data set, one file, one ``--by`` column).
+
+    With ``batch`` (a :class:`bacc.batch.BatchEvaluation` of every group), the summary table
+    lists every group from the batch and ``entries`` are the groups shown in detail (those
+    that need attention); ``batch_note`` says how they were chosen.
+    """
 
     title: str
     entries: Sequence[ReportEntry]
@@ -91,6 +99,8 @@ class Section:
     measures: bool = True
     details: bool = True
     extra_text: Sequence[tuple[str, str]] = field(default_factory=tuple)
+    batch: Any = None
+    batch_note: str = ""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -103,39 +113,90 @@ body { margin: 0; background: var(--bg); color: var(--ink);
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 main { max-width: 1180px; margin: 0 auto; padding: 16px; }
 header.top { border-bottom: 1px solid var(--line); margin-bottom: 8px; }
-h1 { font-size: 1.5rem; margin: .3em 0; }
-h2 { font-size: 1.25rem; margin: 1.6em 0 .4em; padding-top: .4em; border-top: 2px solid var(--ink); }
-h3 { font-size: 1.05rem; margin: 1.2em 0 .3em; }
+h1 { font-size: 1.5rem; margin: .3em 0; overflow-wrap: anywhere; }
+h2 { font-size: 1.25rem; margin: 1.6em 0 .4em; padding-top: .4em; border-top: 2px solid var(--ink); overflow-wrap: anywhere; }
+h3 { font-size: 1.05rem; margin: 1.2em 0 .3em; overflow-wrap: anywhere; }
+p, li, dd, figcaption, summary { overflow-wrap: anywhere; }
 p { margin: .4em 0 .8em; }
 .muted { color: var(--muted); font-size: .9em; }
 .explain { background: var(--soft); border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
 .explain dt { font-weight: 600; }
 .explain dd { margin: 0 0 .5em 0; }
-.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 8px 0 14px; }
-.scroll.tall { max-height: 70vh; overflow-y: auto; border-bottom: 1px solid var(--line); }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 8px 0 14px; max-width: 100%; }
+.scroll.tall { max-height: 75vh; overflow-y: auto; border-bottom: 1px solid var(--line); }
 table { border-collapse: collapse; font-size: .9rem; min-width: 100%; }
 th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
 thead th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
+table.sortable thead th { cursor: pointer; }
+table.sortable thead th[aria-sort=ascending]::after { content: " \\25B2"; }
+table.sortable thead th[aria-sort=descending]::after { content: " \\25BC"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-tbody th { font-weight: 500; white-space: normal; min-width: 9em; max-width: 24em; }
-.figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 12px; }
-figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; background: #fff; }
-figure svg { display: block; width: 100%; height: auto; }
+td.hl { font-weight: 600; }
+tbody th { font-weight: 500; white-space: normal; min-width: 9em; max-width: 24em; overflow-wrap: anywhere; }
+table.grid td { text-align: center; font-variant-numeric: tabular-nums; border: 1px solid #fff; }
+table.grid thead th { text-align: center; }
+.figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 340px), 1fr));
+  gap: 12px; align-items: start; }
+figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; background: #fff; min-width: 0; }
+figure svg { display: block; width: 100%; height: auto; max-width: 460px; margin: 0 auto; }
 figcaption { font-size: .85rem; color: var(--muted); padding: 4px 2px 0; }
-details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; margin: 10px 0; }
+details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; margin: 10px 0; min-width: 0; }
 details > summary { cursor: pointer; font-weight: 600; }
 .verdict { font-size: .95rem; }
 .good { color: var(--green); font-weight: 600; }
 .warn { color: var(--orange); font-weight: 600; }
 .bad { color: var(--red); font-weight: 600; }
 pre.result { background: var(--soft); padding: 8px; border-radius: 6px; overflow-x: auto; font-size: .8rem; }
+.hint { display: none; }
 footer { margin-top: 2em; border-top: 1px solid var(--line); padding-top: 8px; }
-@media (max-width: 600px) {
-  body { font-size: 14px; }
-  main { padding: 10px; }
-  h1 { font-size: 1.25rem; }
-  .figs { grid-template-columns: 1fr; }
+@media (max-width: 900px) {
+  /* each row of a results table becomes a card: the row's name, then labelled values,
+     headline numbers first (they are the first columns) */
+  table.cards, table.cards tbody, table.cards tr { display: block; width: 100%; min-width: 0; }
+  table.cards thead { display: none; }
+  table.cards tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 8px; padding: 6px 10px; }
+  table.cards tbody th { display: block; border: 0; padding: 0 0 2px; max-width: none; font-weight: 600; }
+  table.cards td { display: flex; justify-content: space-between; gap: 12px; border: 0;
+    padding: 1px 0; white-space: normal; text-align: right; }
+  table.cards td::before { content: attr(data-label); color: var(--muted); text-align: left; font-weight: 400; }
+  .scroll.tall { max-height: none; overflow: visible; border: 0; }
+  .hint { display: block; }
 }
+@media (max-width: 600px) {
+  table.grid th, table.grid td { padding: 3px 4px; font-size: .8rem; }
+  table.grid tbody th { min-width: 5em; }
+  body { font-size: 14px; }
+  main { padding: 8px; }
+  h1 { font-size: 1.25rem; }
+  details { padding: 4px 6px; }
+  figure { padding: 2px; }
+}
+"""
+
+#: Sorts a ``table.sortable`` by the clicked column (numbers by ``data-v``); without it the
+#: table reads the same, in its given order.
+_SORT_JS = """
+document.querySelectorAll('table.sortable').forEach(function (t) {
+  var heads = t.tHead.rows[0].cells;
+  Array.prototype.forEach.call(heads, function (th, i) {
+    th.tabIndex = 0; th.title = 'sort by this column';
+    function sort() {
+      var body = t.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+      var up = th.getAttribute('aria-sort') !== 'ascending';
+      rows.sort(function (x, y) {
+        var a = x.cells[i], b = y.cells[i], va = a.getAttribute('data-v'), vb = b.getAttribute('data-v');
+        var d = (va !== null && vb !== null) ? parseFloat(va) - parseFloat(vb)
+                                             : a.textContent.localeCompare(b.textContent);
+        return up ? d : -d;
+      });
+      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+      rows.forEach(function (r) { body.appendChild(r); });
+    }
+    th.addEventListener('click', sort);
+    th.addEventListener('keydown', function (e) { if (e.key === 'Enter') { sort(); } });
+  });
+});
 """
 
 _EXPLAIN = """
@@ -145,9 +206,9 @@ _EXPLAIN = """
 accuracy it is not inflated when a classifier favours a large class of an imbalanced test set:
 a classifier that guesses scores 1 / (number of classes), whatever the class sizes.</dd>
 <dt>Posterior mean and credible interval (Bayesian)</dt>
-<dd>Given the counts and a flat prior on each class accuracy, the balanced accuracy lies inside
-the central credible interval with the stated probability (Brodersen et al. 2010; Carrillo et
-al. 2014). P(&gt; chance) is the posterior probability that it exceeds chance.</dd>
+<dd>Given the counts and a flat prior Beta(1, 1) on each class accuracy, the balanced accuracy
+lies inside the central credible interval with the stated probability (Brodersen et al. 2010;
+Carrillo et al. 2014). P(&gt; chance) is the posterior probability that it exceeds chance.</dd>
 <dt>Exact confidence interval (frequentist)</dt>
 <dd>Built from Clopper-Pearson bounds on each class (combined by a union bound for the
 balanced accuracy), so that it contains the true value on at least the stated share of test
@@ -159,20 +220,24 @@ sets, whatever that value is.</dd>
 """
 
 
+def _judge(p: float, exact_lower: float | None, chance: float) -> tuple[str, str]:
+    """(css class, short verdict) from P(> chance) and the exact lower bound."""
+    exact_above = exact_lower is not None and exact_lower > chance
+    if p >= 0.975 and (exact_lower is None or exact_above):
+        return "good", "clearly above chance"
+    if p >= 0.9:
+        return "warn", "probably above chance"
+    return "bad", "not distinguishable from chance"
+
+
 def _verdict(ev, exact) -> str:
     """One plain-language sentence about how good the classifier is and how sure we are."""
     s = ev.balanced_accuracy_summary
     pct = fmt.percent(ev.confidence)
     p = ev.p_above_chance
-    exact_above = exact is not None and exact.lower > ev.chance
-    if p >= 0.975 and (exact is None or exact_above):
-        cls, word = "good", "clearly above chance"
-    elif p >= 0.9:
-        cls, word = "warn", "probably above chance" + (
-            f", but the exact {pct} interval still includes chance"
-            if exact is not None and not exact_above else "")
-    else:
-        cls, word = "bad", "not distinguishable from chance"
+    cls, word = _judge(p, exact.lower if exact is not None else None, ev.chance)
+    if cls == "warn" and exact is not None and not exact.lower > ev.chance:
+        word += f", but the exact {pct} interval still includes chance"
     text = (
         f"Balanced accuracy {s.mean:.1%} (posterior mean); with {pct} probability between "
         f"{s.lower:.1%} and {s.upper:.1%}."
@@ -220,16 +285,72 @@ class _Figures:
         return f"<figure>{svg}<figcaption>{esc(caption)}</figcaption></figure>"
 
 
-def _summary_table(entries: Sequence[ReportEntry]) -> str:
-    conf = entries[0].evaluation.confidence
-    header = _text.summary_header(conf)
-    header[7] = f"{fmt.percent(conf)} exact ({entries[0].exact.method})" if entries[0].exact else header[7]
-    rows = [_text.summary_row(e.name, e.evaluation, e.exact) for e in entries]
+# ----------------------------------------------------------------------------------------------
+# tables
+def _summary_header(conf: float, method: str) -> list[str]:
+    pct = fmt.percent(conf)
+    return ["name", "balanced accuracy", f"{pct} credible", f"{pct} exact ({method})",
+            "P(> chance)", "verdict", "accuracy", "sample bal. acc.", "classes", "examples"]
+
+
+#: Columns of the summary holding the headline numbers (shown first on a card).
+_HEADLINE = (1, 2, 3, 4, 5)
+
+
+def _summary_cells(name, mean, lower, upper, ex_lo, ex_hi, p, chance, acc, bacc, l, n):
+    cls, word = _judge(p, ex_lo, chance)
+    cells = [str(name), fmt.number(mean), fmt.interval(lower, upper),
+             fmt.interval(ex_lo, ex_hi) if ex_lo is not None else "-", fmt.probability(p), word,
+             fmt.number(acc), fmt.number(bacc), str(l), str(n)]
+    sort = [None, mean, lower, ex_lo, p, {"bad": 0, "warn": 1, "good": 2}[cls], acc, bacc, l, n]
+    classes = ["", "", "", "", "", cls, "", "", "", ""]
+    return cells, sort, classes
+
+
+def _results_table(header, rows, sorts, classes) -> str:
+    sortable = " sortable" if len(rows) > 1 else ""
     tall = " tall" if len(rows) > 15 else ""
-    return f'<div class="scroll{tall}">{html_table(header, rows)}</div>'
+    body = html_table(header, rows, cls="cards" + sortable, headline=_HEADLINE,
+                      sort_values=sorts, cell_class=classes)
+    return f'<div class="scroll{tall}">{body}</div>'
+
+
+def _summary_table(entries: Sequence[ReportEntry]) -> str:
+    e0 = entries[0]
+    header = _summary_header(e0.evaluation.confidence, e0.exact.method if e0.exact else "union")
+    rows, sorts, classes = [], [], []
+    for e in entries:
+        ev, s, ex = e.evaluation, e.evaluation.balanced_accuracy_summary, e.exact
+        c, v, k = _summary_cells(
+            e.name, s.mean, s.lower, s.upper, ex.lower if ex else None, ex.upper if ex else None,
+            ev.p_above_chance, ev.chance, ev.sample_accuracy, ev.sample_balanced_accuracy,
+            ev.confusion.n_classes, ev.confusion.total)
+        rows.append(c)
+        sorts.append(v)
+        classes.append(k)
+    return _results_table(header, rows, sorts, classes)
+
+
+def _batch_table(batch) -> str:
+    header = _summary_header(batch.confidence, "union")
+    rows, sorts, classes = [], [], []
+    chance = 1.0 / len(batch.labels)  # every class of the matrices (confusion.chance_level)
+    support = batch.support.sum(axis=1)
+    for g, name in enumerate(batch.groups):
+        c, v, k = _summary_cells(
+            name, float(batch.mean[g]), float(batch.lower[g]), float(batch.upper[g]),
+            float(batch.exact_lower[g]), float(batch.exact_upper[g]),
+            float(batch.p_above_chance[g]), chance, float(batch.sample_accuracy[g]),
+            float(batch.sample_balanced_accuracy[g]), len(batch.labels), int(support[g]))
+        rows.append(c)
+        sorts.append(v)
+        classes.append(k)
+    return _results_table(header, rows, sorts, classes)
 
 
 def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictures: bool) -> str:
+    from .plot import REPORT_WIDTH
+
     ev = e.evaluation
     parts = [f'<details id="{esc(anchor)}"{" open" if open_ else ""}>',
              f"<summary>{esc(e.name)}</summary>"]
@@ -241,7 +362,7 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
         parts.append(f'<p class="warn">note: {esc(w)}</p>')
     parts.append(_verdict(ev, e.exact))
     header, rows, ch, crows = _text.evaluation_rows(ev, e.exact, e.accuracy_exact, e.class_exact)
-    parts.append(f'<div class="scroll">{html_table(header, rows)}</div>')
+    parts.append(f'<div class="scroll">{html_table(header, rows, cls="cards")}</div>')
     if e.fold_interval is not None:
         fi = e.fold_interval
         flag = (' <span class="bad">leaves [0, 1]: an accuracy cannot be there</span>'
@@ -251,19 +372,22 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
             f"&#177; {fi.multiplier:g} SEM = {fmt.number(fi.estimate)} "
             f"{fmt.interval(fi.lower, fi.upper)}{flag}</p>"
         )
-    parts.append(f"<h3>Per class (accuracy = recall)</h3><div class=\"scroll\">{html_table(ch, crows)}</div>")
+    parts.append("<h3>Per class (accuracy = recall)</h3>"
+                 f'<div class="scroll">{html_table(ch, crows, cls="cards")}</div>')
     if pictures:
+        w = REPORT_WIDTH
         pics = [
-            figs(lambda: _plot().plot_posterior(ev), "Posterior densities: the shaded band is the "
-                 "central credible interval; lines mark mean, median, mode and chance.",
+            figs(lambda: _plot().plot_posterior(ev, width=w), "Posterior densities: the shaded "
+                 "band is the central credible interval; lines mark mean, median, mode and chance.",
                  f"posterior density of the balanced accuracy and accuracy of {e.name}"),
-            figs(lambda: _plot().plot_class_accuracies(ev, e.exact, class_exact=e.class_exact),
+            figs(lambda: _plot().plot_class_accuracies(ev, e.exact, class_exact=e.class_exact,
+                                                       width=w),
                  "Per-class accuracies with exact bounds as bars (as in the detector view of "
                  "Sandler & Dirac 2024); thin lines are credible intervals.",
                  f"per-class accuracies with exact bounds of {e.name}"),
         ]
         if ev.confusion.n_classes <= 40:
-            pics.append(figs(lambda: _plot().plot_confusion(ev),
+            pics.append(figs(lambda: _plot().plot_confusion(ev, width=w),
                              "Confusion matrix: rows are true classes, colour is the share of the "
                              "row, numbers are counts.", f"confusion matrix of {e.name}"))
         parts.append('<div class="figs">' + "".join(pics) + "</div>")
@@ -281,7 +405,60 @@ def _result_text(result: Any) -> str:
     return f'<pre class="result">{esc(result)}</pre>'
 
 
+def _grid_colour(p: float) -> str:
+    """Background of a cell of P(row > column): green for likely better, red for likely worse,
+    white at 1/2 (a diverging scale, light enough for dark text)."""
+    import math
+
+    if math.isnan(p):
+        return "#ffffff"
+    t = min(1.0, abs(p - 0.5) * 2)
+    base = (30, 132, 73) if p > 0.5 else (176, 58, 46)
+    mix = [round(255 + (c - 255) * 0.55 * t) for c in base]
+    return "#{:02x}{:02x}{:02x}".format(*mix)
+
+
+def _ranking_html(r) -> str:
+    """A ranking as HTML: how it was computed, a table (cards on a phone) and the grid of
+    P(row > column) coloured by probability."""
+    lines = _text.ranking_title(r).split("\n")
+    out = [f"<p><b>{esc(lines[0])}</b></p>",
+           '<p class="muted">' + "<br>".join(esc(x) for x in lines[1:]) + "</p>"]
+    header, rows, _, _ = _text.ranking_rows(r)
+    order = list(r.order)
+    sorts = [[None, float(r.rank[i]), float(r.wins[i]), float(r.mean_balanced_accuracy[i]),
+              float(r.p_best[i]), float(r.expected_rank[i])] for i in order]
+    out.append('<div class="scroll">' + html_table(header, rows, cls="cards", headline=(1, 3, 4),
+                                                   sort_values=sorts) + "</div>")
+    T = len(order)
+    head = "".join(f'<th scope="col" title="{esc(r.names[j])}">#{k + 1}</th>'
+                   for k, j in enumerate(order))
+    body = []
+    for k, i in enumerate(order):
+        cells = []
+        for j in order:
+            if i == j:
+                cells.append('<td data-label="-">-</td>')
+                continue
+            p = float(r.p_greater[i, j])
+            cells.append(f'<td style="background:{_grid_colour(p)}" '
+                         f'title="P({esc(r.names[i])} &gt; {esc(r.names[j])})">'
+                         f"{esc(fmt.probability(p))}</td>")
+        body.append(f'<tr><th scope="row">#{k + 1} {esc(r.names[i])}</th>{"".join(cells)}</tr>')
+    out.append(
+        "<p>P(row &gt; column): the probability that the row's balanced accuracy is the higher; "
+        "green when the row is likely better, red when the column is; columns are numbered as "
+        "the rows.</p>"
+        + (f'<p class="muted hint">The grid of {T} columns scrolls sideways.</p>' if T > 4 else "")
+        + f'<div class="scroll"><table class="grid"><thead><tr><th scope="col">P(row &gt; column)'
+        f"</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    )
+    return "\n".join(out)
+
+
 def _comparison_html(c: ReportComparison, figs: _Figures) -> str:
+    from .plot import REPORT_WIDTH
+
     r = c.result
     p = getattr(r, "p_better", None)
     head = f"{c.name_a} vs {c.name_b}" + (" (paired: same test examples)" if c.paired else "")
@@ -292,9 +469,20 @@ def _comparison_html(c: ReportComparison, figs: _Figures) -> str:
             f"<b>{esc(c.name_b)}</b>: P({esc(c.name_a)} &gt; {esc(c.name_b)}) "
             f"<b>{esc(fmt.p_phrase(float(p)))}</b>.</p>"
         )
-    out.append(_result_text(r))
+    if hasattr(r, "difference") and hasattr(r, "names"):
+        title = _text.comparison_title(r).split("\n")
+        out.append('<p class="muted">' + "<br>".join(esc(x) for x in title) + "</p>")
+        header, rows, probs = _text.comparison_rows(r)
+        out.append('<div class="scroll">' + html_table(header, rows, cls="cards", headline=(2, 3))
+                   + "</div>")
+        out.append('<div class="scroll">' + html_table(["", "probability"], probs, cls="cards",
+                                                       headline=(1,)) + "</div>")
+        if getattr(r, "mcnemar", None) is not None:
+            out.append(f"<p>{esc(_text.mcnemar_line(r))}</p>")
+    else:
+        out.append(_result_text(r))
     out.append('<div class="figs">' + figs(
-        lambda: _plot().plot_difference(r, names=(c.name_a, c.name_b)),
+        lambda: _plot().plot_difference(r, names=(c.name_a, c.name_b), width=REPORT_WIDTH),
         "Posterior of the difference of balanced accuracies (Carrillo et al. (2014), Fig. 5).",
         f"difference of balanced accuracies, {c.name_a} minus {c.name_b}",
     ) + "</div>")
@@ -302,56 +490,70 @@ def _comparison_html(c: ReportComparison, figs: _Figures) -> str:
 
 
 def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> str:
+    from .plot import REPORT_WIDTH
+
     entries = list(sec.entries)
     if not entries:
         raise BaccError(f"report section {sec.title!r} has no entries")
     out = [f'<section id="s{index}"><h2>{esc(sec.title)}</h2>']
     if sec.description:
         out.append(f"<p>{esc(sec.description)}</p>")
-    table = _summary_table(entries)
-    if len(entries) <= 15:
+    n_all = len(sec.batch.groups) if sec.batch is not None else len(entries)
+    table = _batch_table(sec.batch) if sec.batch is not None else _summary_table(entries)
+    if n_all > 1:
+        table = ('<p class="muted">One row per entry; click a column title to sort'
+                 f'{" (every " + str(n_all) + " entries)" if n_all > 15 else ""}.</p>' + table)
+    if n_all <= 15:
         out.append(table)
     pics = []
     if len(entries) >= 2:
         shown_f = entries
         caption = ("Balanced accuracy of each classifier: posterior mean (dot), credible interval "
                    "(line), exact interval (pale bar), sample value (cross).")
-        if len(entries) > _FOREST_MAX:
-            # many groups: show those we know least well or that do worst (lowest credible bound)
-            shown_f = sorted(entries, key=lambda e: e.evaluation.balanced_accuracy_summary.lower)
+        if len(entries) > _FOREST_MAX or n_all > len(entries):
+            # many groups: show those we know least well or that do worst (lowest exact bound)
+            shown_f = sorted(entries, key=lambda e: (e.exact.lower if e.exact is not None else
+                                                     e.evaluation.balanced_accuracy_summary.lower))
             shown_f = shown_f[:_FOREST_MAX]
-            caption = (f"The {_FOREST_MAX} of {len(entries)} entries with the lowest credible "
-                       "lower bound. " + caption)
+            caption = (f"The {len(shown_f)} of {n_all} entries with the lowest exact lower "
+                       "bound. " + caption)
         pics.append(figs(
             lambda: _plot().plot_forest([e.evaluation for e in shown_f],
                                         names=[e.label or e.name for e in shown_f],
-                                        exact=[e.exact for e in shown_f]),
+                                        exact=[e.exact for e in shown_f], width=REPORT_WIDTH),
             caption,
             f"forest plot of {sec.title}",
         ))
     if sec.measures:
         shown = entries[:6]
+        no_folds = all(e.fold_interval is None for e in shown)
         pics.append(figs(
             lambda: _plot().plot_measures([e.evaluation for e in shown],
                                           [e.fold_interval for e in shown],
-                                          names=[_shorten(e.label or e.name) for e in shown]),
-            "Three ways to report the same classifier (Brodersen et al. (2010), Fig. 1): mean of fold accuracies "
-            "± 2 SEM (red, when folds are known), posterior accuracy (blue), posterior balanced "
-            "accuracy (green).",
+                                          names=[_shorten(e.label or e.name) for e in shown],
+                                          width=REPORT_WIDTH),
+            "Three ways to report the same classifier (Brodersen et al. (2010), Fig. 1): mean of "
+            "fold accuracies ± 2 SEM (red), posterior accuracy (blue), posterior balanced "
+            "accuracy (green)."
+            + (" The first is missing here: it needs the accuracy of each cross-validation "
+               "fold, and no folds were given (a --fold column, or per-fold matrices)."
+               if no_folds else ""),
             f"comparison of accuracy measures for {sec.title}",
         ))
     if pics:
         out.append('<div class="figs">' + "".join(pics) + "</div>")
-    if len(entries) > 15:  # many rows: pictures first, then a table that scrolls in place
+    if n_all > 15:  # many rows: pictures first, then the sortable table
         out.append(table)
     for title, text in sec.extra_text:
         out.append(f"<h3>{esc(title)}</h3>{_result_text(text)}")
     if sec.ranking is not None:
-        out.append("<h3>Ranking</h3>" + _result_text(sec.ranking))
+        out.append("<h3>Ranking</h3>" + _ranking_html(sec.ranking))
     for c in sec.comparisons:
         out.append(_comparison_html(c, figs))
     if sec.details:
         out.append("<h3>Details</h3>")
+        if sec.batch_note:
+            out.append(f"<p>{esc(sec.batch_note)}</p>")
         for i, e in enumerate(entries):
             pictures = i < max_detail
             out.append(_entry_html(e, figs, f"s{index}e{i}", open_=len(entries) <= 2, pictures=pictures))
@@ -379,9 +581,10 @@ def render_report(
     Parameters
     ----------
     sections : Section or sequence of Section
-        What to show; each section has a summary table (one row per entry), a forest plot
-        (two or more entries), the comparison of measures, comparisons, a ranking and one
-        collapsible block of details per entry (per-class table and pictures).
+        What to show; each section has a sortable summary table (one row per entry, a card per
+        entry on a phone), a forest plot (two or more entries), the comparison of measures,
+        comparisons, a ranking and one collapsible block of details per entry (per-class table
+        and pictures).
     title, subtitle : str
         Shown at the top (escaped).
     pictures : bool
@@ -432,7 +635,9 @@ def render_report(
         "and its posterior distribution, ICPR. Carrillo, Brodersen &amp; Castellanos (2014), "
         "Probabilistic performance evaluation for multiclass classification using the posterior "
         "balanced accuracy, ROBOT. Clopper &amp; Pearson (1934), Biometrika 26.</p></footer>",
-        "</main></body></html>",
+        "</main>",
+        f"<script>{_SORT_JS}</script>",
+        "</body></html>",
     ])
 
 
