@@ -102,7 +102,7 @@ def _results():
             bacc.coverage(["union", "wald"], [10, 10], [0.9, 0.9], n_sim=500, random_state=0),
             ["union", "wald", "verdict"],
         ),
-        "batch": (bacc.evaluate_many(np.array([CM_A, CM_B])), ["2 groups", "P(>chance)"]),
+        "batch": (bacc.evaluate_many(np.array([CM_A, CM_B])), ["2 groups", "P(> chance)"]),
     }
 
 

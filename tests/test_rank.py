@@ -93,7 +93,7 @@ def test_mapping_names_evaluations_and_output():
     assert d["rank"] == r.rank.tolist()
     r2 = rank([C1, C2], names=["a", "b"], n_draws=100)
     assert r2.names == ("a", "b")
-    assert rank([C1, C2], n_draws=100).names == ("C1", "C2")
+    assert rank([C1, C2], n_draws=100).names == ("A", "B")  # as compare's default names
 
 
 def test_bad_input_is_an_error():
@@ -101,7 +101,7 @@ def test_bad_input_is_an_error():
         rank([C1])
     with pytest.raises(bacc.BaccError, match="sequence"):
         rank(np.array(C1))
-    with pytest.raises(bacc.BaccError, match="3 classes and classifier C2 has 2"):
+    with pytest.raises(bacc.BaccError, match="3 classes and classifier B has 2"):
         rank([C1, [[3, 1], [1, 3]]])
     a = bacc.ConfusionMatrix([[5, 1], [2, 6]], labels=["cat", "dog"])
     b = bacc.ConfusionMatrix([[5, 1], [2, 6]], labels=["cat", "cow"])

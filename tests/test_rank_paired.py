@@ -126,7 +126,7 @@ def test_named_inputs():
     df = pd.DataFrame({"x": preds[0], "y": preds[1], "z": preds[2]})
     assert bacc.rank_paired(y, df).names == ("x", "y", "z")
     assert bacc.rank_paired(y, [df["z"], df["x"]]).names == ("z", "x")
-    assert bacc.rank_paired(y, np.column_stack(preds)).names == ("C1", "C2", "C3")
+    assert bacc.rank_paired(y, np.column_stack(preds)).names == ("A", "B", "C")
 
 
 @pytest.mark.parametrize(

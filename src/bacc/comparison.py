@@ -154,6 +154,15 @@ def _check_rope(rope) -> float:
     return r
 
 
+def _series_names(*cols) -> tuple[str, ...]:
+    """The names of named, distinct pandas Series (or other objects with a ``name``), else
+    ``A, B, ...``."""
+    names = [getattr(c, "name", None) for c in cols]
+    if all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names):
+        return tuple(names)
+    return tuple(chr(ord("A") + i) for i in range(len(cols)))
+
+
 def _check_names(names, n: int, default: Sequence[str]) -> tuple:
     if names is None:
         return tuple(default)
@@ -482,7 +491,7 @@ def compare_paired(
     prior=0.5,
     labels=None,
     weights=None,
-    names: Sequence[str] = ("A", "B"),
+    names: Sequence[str] | None = None,
 ) -> Comparison:
     """Compare two classifiers that predicted the same test examples.
 
@@ -507,8 +516,9 @@ def compare_paired(
         Class order (and classes never seen).
     weights : array_like, optional
         Class weights of the balanced accuracy (default ``1/l``).
-    names : (str, str)
-        Names used in the printed table.
+    names : (str, str), optional
+        Names used in the printed table (default: the names of the two prediction sequences
+        when they are named pandas Series, else ``("A", "B")``).
 
     Returns
     -------
@@ -557,7 +567,7 @@ def compare_paired(
     """
     c = check_confidence(confidence)
     r = _check_rope(rope)
-    nm = _check_names(names, 2, ("A", "B"))
+    nm = _check_names(names, 2, _series_names(y_pred_a, y_pred_b))
     pri = _check_dirichlet_prior(prior)
     counts, cm_a, cm_b = paired_counts(y_true, y_pred_a, y_pred_b, labels=labels)
     keep, w = balanced_classes(cm_a, weights, empty="drop", stacklevel=2)

@@ -531,8 +531,10 @@ def balanced_classes(
         raise BaccError("no class has true examples")
     if warn and empty == "drop" and not has.all():
         missing = [cm.labels[i] for i in np.flatnonzero(~has)]
+        shown = repr(missing) if len(missing) <= 8 else (
+            f"{missing[:5]!r}"[:-1] + f", ... ({len(missing)} classes)]")
         warnings.warn(
-            f"class(es) {missing!r} have no true examples and are left out of the balanced "
+            f"class(es) {shown} have no true examples and are left out of the balanced "
             "accuracy (pass empty='keep' to keep them: posterior = prior, exact bounds [0, 1])",
             BaccWarning,
             stacklevel=stacklevel + 1,

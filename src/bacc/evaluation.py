@@ -133,11 +133,25 @@ class Evaluation(FrozenArrays):
     def exact_interval(
         self, *, confidence=None, metric: str = "balanced_accuracy", sides: str = "two", **kw
     ):
-        """Frequentist exact (Clopper-Pearson / union-bound) interval; see :func:`bacc.exact_interval`."""
+        """Frequentist exact (Clopper-Pearson / union-bound) interval; see :func:`bacc.exact_interval`.
+
+        The balanced accuracy's interval uses this evaluation's class weights and its classes
+        (a class without examples kept or left out as in the evaluation) unless ``weights=`` or
+        ``empty=`` say otherwise.
+        """
+        import warnings
+
         from .intervals import exact_interval
 
         c = self.confidence if confidence is None else confidence
-        return exact_interval(self.confusion, confidence=c, metric=metric, sides=sides, **kw)
+        if metric == "balanced_accuracy":
+            kw.setdefault("weights", self.weights)
+            kept = any(r.included and r.support == 0 for r in self.classes)
+            kw.setdefault("empty", "keep" if kept else "drop")
+        with warnings.catch_warnings():
+            # a class left out was already announced by evaluate
+            warnings.simplefilter("ignore", UserWarning)
+            return exact_interval(self.confusion, confidence=c, metric=metric, sides=sides, **kw)
 
     def class_intervals(self, *, confidence=None, sides: str = "two"):
         """Exact (Clopper-Pearson) interval of each class accuracy; see
@@ -169,9 +183,11 @@ class Evaluation(FrozenArrays):
         }
 
     def __str__(self) -> str:
+        """The table the command line prints: posterior summaries beside the exact intervals."""
         from .display.text import evaluation_table
 
-        return evaluation_table(self)
+        return evaluation_table(self, self.exact_interval(),
+                                self.exact_interval(metric="accuracy"), self.class_intervals())
 
     def _repr_html_(self) -> str:
         from .display.html import evaluation_html

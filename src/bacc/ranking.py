@@ -171,6 +171,20 @@ class Ranking(FrozenArrays):
 
 # ----------------------------------------------------------------------------------------------
 # shared steps
+def default_names(n: int) -> list[str]:
+    """Names of unnamed classifiers: ``A, B, C, ...`` as in :func:`bacc.compare` (``C1, C2,
+    ...`` beyond 26).
+
+    Examples
+    --------
+    >>> default_names(3), default_names(27)[-1]
+    (['A', 'B', 'C'], 'C27')
+    """
+    if n <= 26:
+        return [chr(ord("A") + i) for i in range(n)]
+    return [f"C{i + 1}" for i in range(n)]
+
+
 def _pairwise_mode(pairwise: str, T: int, limit: int) -> str:
     mode = check_choice(pairwise, ("auto", "exact", "draws"), "pairwise")
     if mode == "auto":
@@ -277,7 +291,7 @@ def rank(
     evaluations : sequence or mapping of (ConfusionMatrix, array_like or Evaluation)
         The classifiers' results over the same classes. A mapping gives names.
     names : sequence of str, optional
-        Names (default: the mapping's keys, else ``C1, C2, ...`` as in Carrillo et al. (2014)).
+        Names (default: the mapping's keys, else ``A, B, C, ...`` as in :func:`bacc.compare`).
     random_state : int, numpy Generator or None
         Seed of the joint posterior draws behind ``p_best`` and ``expected_rank``.
     n_draws : int
@@ -331,7 +345,7 @@ def rank(
     >>> r = bacc.rank([[[40, 5], [5, 10]], [[30, 15], [8, 7]], [[44, 1], [2, 13]]])
     >>> r.rank.tolist()  # posterior means 0.760, 0.565, 0.890
     [2, 3, 1]
-    >>> round(float(r.p_greater[2, 0]), 3)  # P(lambda_C3 > lambda_C1)
+    >>> round(float(r.p_greater[2, 0]), 3)  # P(lambda_C > lambda_A)
     0.954
     """
     if isinstance(evaluations, Mapping):
@@ -341,7 +355,7 @@ def rank(
         if isinstance(evaluations, str | bytes | ConfusionMatrix | Evaluation | np.ndarray):
             raise BaccError("evaluations must be a sequence (or mapping) of several classifiers' results")
         items = list(check_sequence(evaluations, "evaluations"))
-        default = [f"C{i + 1}" for i in range(len(items))]
+        default = default_names(len(items))
     T = len(items)
     if T < 2:
         raise BaccError(f"rank needs at least two classifiers, got {T}")
@@ -395,12 +409,13 @@ def _predictions(predictions, n: int):
             cols = [arr[:, t] for t in range(arr.shape[1])]
         else:
             cols = list(check_sequence(predictions, "predictions"))
+        letters = default_names(len(cols))
         names = []
         for t, col in enumerate(cols):
             nm = getattr(col, "name", None)
-            names.append(str(nm) if isinstance(nm, str) and nm else f"C{t + 1}")
+            names.append(str(nm) if isinstance(nm, str) and nm else letters[t])
         if len(set(names)) != len(names):
-            names = [f"C{t + 1}" for t in range(len(cols))]
+            names = letters
     return names, cols
 
 
@@ -428,7 +443,7 @@ def rank_paired(
         prediction sequences (pandas Series give their names), an array of shape
         ``(n_examples, T)``, or a DataFrame with one column per classifier.
     names : sequence of str, optional
-        Names (default: the mapping's keys, Series or column names, else ``C1, C2, ...``).
+        Names (default: the mapping's keys, Series or column names, else ``A, B, C, ...``).
     labels : sequence, optional
         Class order (and classes never seen).
     prior : float or {"flat", "jeffreys"}

@@ -80,7 +80,8 @@ def table(
             ) if c)
             sv = sort_values[k][i] if sort_values is not None else None
             data_v = "" if sv is None else f' data-v="{float(sv):.12g}"'
-            cells.append(f'<td class="{classes}" data-label="{escape(header[i])}"{data_v}>'
+            label = header[i] if i < len(header) else ""
+            cells.append(f'<td class="{classes}" data-label="{escape(label)}"{data_v}>'
                          f"{escape(v)}</td>")
         lines.append("<tr>" + "".join(cells) + "</tr>")
     attr = f' class="{escape(cls)}"' if cls else ""

@@ -582,7 +582,12 @@ def plot_difference(
     ax.spines[["top", "right"]].set_visible(False)
     if title:
         fig.suptitle(_t(title), fontsize=TITLE, x=0.02, ha="left")
-    ax.set_title(f"P({a_name} > {b_name}) {fmt.p_phrase(p_better)}", fontsize=TITLE, fontweight="bold", loc="left")
+    head = f"P({a_name} > {b_name}) {fmt.p_phrase(p_better)}"
+    p_rope = getattr(comparison, "p_rope", None)
+    if rope > 0 and p_rope is not None:
+        # the probability of practical equivalence, beside the band it measures
+        head += f"\nP(|{a_name} - {b_name}| <= {rope:g}) {fmt.p_phrase(float(p_rope))}"
+    ax.set_title(head, fontsize=TITLE, fontweight="bold", loc="left")
     return _finish(fig)
 
 

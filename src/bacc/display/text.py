@@ -180,10 +180,11 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
     from ..posterior import prior_phrase
 
     lines = [
-        *wrap(f"{cm.n_classes} classes, {cm.total} examples; posterior under a "
-              f"{prior_phrase(ev.prior_a, ev.prior_b)} ({pct} central credible intervals)"),
+        f"{cm.n_classes} classes, {cm.total} examples",
+        *wrap(f"posterior: {prior_phrase(ev.prior_a, ev.prior_b)}; {pct} central credible "
+              "intervals"),
         *(wrap(f"exact: {pct} confidence intervals (balanced accuracy: {exact.method} bound; "
-               "accuracy and classes: Clopper-Pearson)") if exact is not None else []),
+               "others: Clopper-Pearson)") if exact is not None else []),
         "",
         *align(header, rows),
     ]
@@ -213,7 +214,7 @@ def summary_header(confidence: float, *, compact: bool = False) -> list[str]:
     pct = fmt.percent(confidence)
     if compact:
         return ["name", "n", "acc.", "bal. acc.", "mean", f"{pct} credible", f"{pct} exact",
-                "P(>chance)"]
+                "P(> chance)"]
     return [
         "name", "classes", "examples", "accuracy", "balanced accuracy", "posterior mean",
         f"{pct} credible", f"{pct} exact", "P(> chance)",
@@ -649,7 +650,7 @@ def batch_rows(b, *, limit: int = 40):
     """Header and rows of a :class:`bacc.BatchEvaluation`; beyond ``limit`` groups the first and
     last ``limit // 2`` with a row of ``...`` between them."""
     pct = fmt.percent(b.confidence)
-    head = ["group", "bal.acc", "mean", f"{pct} credible", f"{pct} exact", "P(>chance)"]
+    head = ["group", "bal. acc.", "mean", f"{pct} credible", f"{pct} exact", "P(> chance)"]
     n = len(b.groups)
     half = limit // 2
     shown = range(n) if n <= limit else [*range(half), None, *range(n - half, n)]
