@@ -111,3 +111,56 @@ def test_bad_input_is_an_error():
         rank([C1, C2], names=["x"])
     with pytest.raises(bacc.BaccError, match="n_draws"):
         rank([C1, C2], n_draws=0)
+
+
+# ----------------------------------------------------------------------------------------------
+# the vectorised pairwise step (many classifiers)
+def _random_matrices(rng, T, l, lo, hi, perfect=0.2):
+    mats = []
+    for _ in range(T):
+        n = rng.integers(lo, hi, size=l)
+        k = np.where(rng.random(l) < perfect, n, rng.binomial(n, rng.uniform(0.5, 1.0)))
+        m = np.diag(k)
+        m[np.arange(l), (np.arange(l) + 1) % l] = n - k
+        mats.append(m)
+    return mats
+
+
+@pytest.mark.parametrize(
+    ("l", "lo", "hi", "prior"),
+    [(2, 1, 40, None), (3, 30, 30000, None), (10, 5, 500, None), (2, 1, 30, "jeffreys"),
+     (4, 1, 10**6, "jeffreys"), (2, 1, 3, None), (3, 1, 5, "jeffreys")],
+)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_quadrature_pairs_equal_exact_pairs(l, lo, hi, prior, seed):
+    """Every pair of the checked one-pass quadrature against one exact convolution per pair
+    (where the check finds kinks it cannot resolve, the ranking says it fell back to exact)."""
+    rng = np.random.default_rng(l * 7 + lo + 100 * seed)
+    mats = _random_matrices(rng, 9, l, lo, hi)
+    q = rank(mats, prior=prior, pairwise="quadrature", n_draws=100)
+    e = rank(mats, prior=prior, pairwise="exact", n_draws=100)
+    assert q.pairwise in ("quadrature", "exact") and e.pairwise == "exact"
+    off = ~np.eye(9, dtype=bool)
+    assert np.max(np.abs(q.p_greater[off] - e.p_greater[off])) < 1e-8
+    assert np.allclose(q.p_greater[off] + q.p_greater.T[off], 1.0, atol=1e-15)
+
+
+def test_many_classifiers_use_the_quadrature_with_progress():
+    rng = np.random.default_rng(5)
+    mats = _random_matrices(rng, 30, 3, 20, 200)
+    seen = []
+    r = rank(mats, progress=lambda d, t: seen.append((d, t)))
+    assert r.pairwise == "quadrature" and r.p_greater_se is None
+    assert seen[-1] == (60, 60)
+    assert r.n_draws == 100_000  # 90 Beta variables per draw: the full default
+    i, j = 3, 17
+    assert r.p_greater[i, j] == pytest.approx(compare(mats[i], mats[j]).p_better, abs=1e-8)
+    assert "one vectorised quadrature" in str(r)
+
+
+def test_default_draws_shrink_for_large_rankings():
+    rng = np.random.default_rng(6)
+    mats = _random_matrices(rng, 40, 100, 5, 50)
+    r = rank(mats, pairwise="quadrature")
+    assert r.n_draws == 10_000
+    assert np.all(r.p_best_se <= np.sqrt(0.25 / 10_000) + 1e-12)

@@ -24,6 +24,7 @@ import numpy as np
 
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.joint import class_patterns, draw_joint_balanced, pair_counts
+from ._engine.pairwise import pairwise_greater
 from ._engine.validate import (
     MAX_SIMULATIONS,
     as_label_sequence,
@@ -40,7 +41,7 @@ from .comparison import (
     _same_classes,
 )
 from .confusion import ConfusionMatrix, balanced_classes
-from .distributions import PairedDifference
+from .distributions import BetaSum, PairedDifference
 from .errors import BaccError
 from .evaluation import Evaluation
 from .posterior import prior_phrase
@@ -74,8 +75,9 @@ class Ranking(FrozenArrays):
         Carrillo et al. (2014), section 4.5: pairwise wins by the sign of the posterior mean of ``delta``, and
         the rank by number of wins (1 = most wins; ties share the better rank).
     p_greater : numpy.ndarray, shape (T, T)
-        ``P(lambda_row > lambda_column)`` (diagonal NaN): exact (``pairwise == "exact"``) or
-        from the joint draws (``pairwise == "draws"``, standard errors in ``p_greater_se``).
+        ``P(lambda_row > lambda_column)`` (diagonal NaN): exact (``pairwise == "exact"``), by
+        one vectorised quadrature within 1e-9 (``"quadrature"``), or from the joint draws
+        (``"draws"``, standard errors in ``p_greater_se``).
     p_best, p_best_se : numpy.ndarray
         Probability that each classifier has the highest balanced accuracy, with its Monte
         Carlo standard error.
@@ -171,6 +173,18 @@ class Ranking(FrozenArrays):
 
 # ----------------------------------------------------------------------------------------------
 # shared steps
+def default_draws(variables: int) -> int:
+    """Default number of joint draws: 100 000, fewer when each draw needs many Beta variables
+    (about 3e7 in all), never fewer than 10 000.
+
+    Examples
+    --------
+    >>> default_draws(40), default_draws(3000)
+    (100000, 10000)
+    """
+    return int(min(100_000, max(10_000, 30_000_000 // max(variables, 1))))
+
+
 def default_names(n: int) -> list[str]:
     """Names of unnamed classifiers: ``A, B, C, ...`` as in :func:`bacc.compare` (``C1, C2,
     ...`` beyond 26).
@@ -185,10 +199,13 @@ def default_names(n: int) -> list[str]:
     return [f"C{i + 1}" for i in range(n)]
 
 
-def _pairwise_mode(pairwise: str, T: int, limit: int) -> str:
-    mode = check_choice(pairwise, ("auto", "exact", "draws"), "pairwise")
+def _pairwise_mode(pairwise: str, T: int, limit: int, beyond: str) -> str:
+    mode = check_choice(pairwise, ("auto", "exact", "quadrature", "draws"), "pairwise")
+    if mode == "quadrature" and beyond != "quadrature":
+        raise BaccError("pairwise='quadrature' needs independent posteriors (bacc.rank); "
+                        "rank_paired computes pairs 'exact' or from the 'draws'")
     if mode == "auto":
-        return "exact" if T * (T - 1) // 2 <= limit else "draws"
+        return "exact" if T * (T - 1) // 2 <= limit else beyond
     return mode
 
 
@@ -207,21 +224,49 @@ def _exact_pairs(T: int, p_of_pair: Callable[[int, int], float], progress) -> np
     return p
 
 
-def _from_draws(draws: np.ndarray):
-    """P(best), expected rank (ties share the mean rank) and P(row > column), with standard
-    errors, from joint draws of shape (n, T)."""
-    from scipy.stats import rankdata
+#: Pairs of a quadrature checked against one exact convolution each, and the largest
+#: difference accepted.
+VERIFY_PAIRS = 24
+VERIFY_TOL = 1e-8
 
+
+def rng_verify(posts) -> list[tuple[int, int]]:
+    """The pairs that verify a quadrature: among the classifiers with the least data (the
+    roughest densities) first, then spread over the rest (deterministic)."""
+    T = len(posts)
+    rough = np.argsort([float(np.min(p.a + p.b)) for p in posts], kind="stable")
+    pairs = [(int(rough[i]), int(rough[j])) for i in range(min(T, 6)) for j in range(i + 1, min(T, 6))]
+    step = max(1, T // 9)
+    pairs += [(i, (i + 1 + i // step) % T) for i in range(0, T, step)]
+    out = []
+    for i, j in pairs:
+        if i != j and (i, j) not in out and (j, i) not in out:
+            out.append((i, j))
+    return out[:VERIFY_PAIRS]
+
+
+def _verified(p: np.ndarray, posts, pairs) -> bool:
+    """The quadrature agrees with the exact computation on ``pairs`` within VERIFY_TOL."""
+    for i, j in pairs:
+        if abs(p[i, j] - float(_difference(posts[i], posts[j]).sf(0.0))) > VERIFY_TOL:
+            return False
+    return True
+
+
+def _from_draws(draws: np.ndarray, pairs: bool = True):
+    """P(best), expected rank (ties share the mean rank) and, with ``pairs``, P(row > column),
+    with standard errors, from joint draws of shape (n, T)."""
     n, T = draws.shape
     top = draws.max(axis=1, keepdims=True)
     is_top = draws == top
     p_best = (is_top / is_top.sum(axis=1, keepdims=True)).mean(axis=0)
     p_best_se = np.sqrt(p_best * (1 - p_best) / n)
-    ranks = rankdata(-draws, method="average", axis=1)
+    # continuous draws: ties have probability 0 (the best is still shared when one happens)
+    ranks = T - np.argsort(np.argsort(draws, axis=1), axis=1)
     exp_rank = ranks.mean(axis=0)
     exp_rank_se = ranks.std(axis=0, ddof=1) / np.sqrt(n)
     greater = np.full((T, T), np.nan)
-    for i in range(T):
+    for i in range(T if pairs else 0):
         g = (draws[:, [i]] > draws).mean(axis=0)
         greater[i] = g
         greater[i, i] = np.nan
@@ -233,7 +278,8 @@ def _result(names, labels, means, samples, draws, p_greater, mode, *, n_draws, r
     mean_diff = means[:, None] - means[None, :]
     wins = np.sum(mean_diff > 0, axis=1).astype(int)
     rnk = 1 + np.sum(wins[None, :] > wins[:, None], axis=1).astype(int)
-    p_best, p_best_se, exp_rank, exp_rank_se, greater, greater_se = _from_draws(draws)
+    p_best, p_best_se, exp_rank, exp_rank_se, greater, greater_se = _from_draws(
+        draws, pairs=mode == "draws")
     if mode == "draws":
         p_greater, p_se = greater, greater_se
     else:
@@ -278,7 +324,7 @@ def rank(
     *,
     names=None,
     random_state=0,
-    n_draws: int = 100_000,
+    n_draws: int | None = None,
     prior=None,
     rows: str = "true",
     pairwise: str = "auto",
@@ -294,18 +340,26 @@ def rank(
         Names (default: the mapping's keys, else ``A, B, C, ...`` as in :func:`bacc.compare`).
     random_state : int, numpy Generator or None
         Seed of the joint posterior draws behind ``p_best`` and ``expected_rank``.
-    n_draws : int
-        Number of joint posterior draws (default 100 000).
+    n_draws : int, optional
+        Number of joint posterior draws (default 100 000, fewer for large rankings so that
+        about 3e7 Beta variables are drawn, but never fewer than 10 000; the Monte Carlo
+        standard errors are reported either way).
     prior : Beta prior for matrix inputs (default flat); see :func:`bacc.compare`.
     rows : {"true", "predicted"}
         Orientation of matrix inputs.
-    pairwise : {"auto", "exact", "draws"}
-        How ``P(row > column)`` is computed: ``"exact"`` (one :class:`bacc.BetaSum` per pair,
-        about 10 ms each: the work grows with the square of the number of classifiers),
+    pairwise : {"auto", "exact", "quadrature", "draws"}
+        How ``P(row > column)`` is computed: ``"exact"`` (one :class:`bacc.BetaSum` of the
+        difference per pair, about 10 ms each: the work grows with the square of the number of
+        classifiers), ``"quadrature"`` (every pair in one vectorised pass,
+        ``P(i > j) = integral of f_i F_j``; 300 classifiers in about 2 s; see
+        :mod:`bacc._engine.pairwise`), checked against the exact computation on 24 pairs
+        (those with the least data first) and replaced by exact pairs when any differs by
+        more than 1e-8 (densities with kinks, from classes of a few examples);
         ``"draws"`` (from the joint draws, with standard errors), or ``"auto"`` (default:
-        exact up to 300 pairs, that is 25 classifiers).
+        exact up to 300 pairs, that is 25 classifiers, the checked quadrature beyond).
     progress : callable, optional
-        Called as ``progress(done, total)`` after each exact pair (for a progress bar).
+        Called as ``progress(done, total)`` as the pairwise step advances (for a progress
+        bar).
 
     Returns
     -------
@@ -360,8 +414,9 @@ def rank(
     if T < 2:
         raise BaccError(f"rank needs at least two classifiers, got {T}")
     nm = _check_names(names, T, default)
-    check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
-    mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_INDEPENDENT)
+    if n_draws is not None:
+        check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
+    mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_INDEPENDENT, "quadrature")
     rng = check_random_state(random_state)
     posts = []
     for t, x in enumerate(items):  # a loop, not a comprehension: warnings name the user's line
@@ -377,6 +432,17 @@ def rank(
         p_greater = _exact_pairs(
             T, lambda i, j: float(_difference(posts[i], posts[j]).sf(0.0)), progress
         )
+    elif mode == "quadrature":
+        dists = [BetaSum(p.a, p.b, p.w) for p in posts]
+        p_greater = pairwise_greater(dists, progress)
+        if not _verified(p_greater, posts, rng_verify(posts)):
+            # the densities have kinks the quadrature does not resolve: every pair exactly
+            mode = "exact"
+            p_greater = _exact_pairs(
+                T, lambda i, j: float(_difference(posts[i], posts[j]).sf(0.0)), progress
+            )
+    if n_draws is None:
+        n_draws = default_draws(sum(p.a.size for p in posts))
     draws = np.column_stack([_draw_balanced(rng, p, int(n_draws)) for p in posts])
     phrases = {prior_phrase(p.prior_a, p.prior_b) for p in posts}
     return _result(
@@ -428,7 +494,7 @@ def rank_paired(
     prior=0.5,
     weights=None,
     random_state=0,
-    n_draws: int = 100_000,
+    n_draws: int | None = None,
     pairwise: str = "auto",
     progress: Callable[[int, int], None] | None = None,
 ) -> Ranking:
@@ -454,8 +520,9 @@ def rank_paired(
         Class weights of the balanced accuracy (default ``1/l``).
     random_state : int, numpy Generator or None
         Seed of the joint posterior draws.
-    n_draws : int
-        Number of joint posterior draws (default 100 000).
+    n_draws : int, optional
+        Number of joint posterior draws (default 100 000, fewer for many classifiers and
+        classes, as in :func:`rank`, never fewer than 10 000).
     pairwise : {"auto", "exact", "draws"}
         How ``P(row > column)`` is computed: ``"exact"`` (one :class:`bacc.PairedDifference`
         per pair, about 60 ms each), ``"draws"`` (from the joint draws, with standard errors),
@@ -516,8 +583,9 @@ def rank_paired(
     if T < 2:
         raise BaccError(f"rank_paired needs at least two classifiers, got {T}")
     nm = _check_names(names, T, default)
-    check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
-    mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_PAIRED)
+    if n_draws is not None:
+        check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
+    mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_PAIRED, "draws")
     c = float(_check_dirichlet_prior(prior)[0])
     if not np.isscalar(prior) and np.ndim(prior) > 0 and not isinstance(prior, str):
         raise BaccError("rank_paired takes one concentration for every cell (or 'flat', 'jeffreys')")
@@ -567,6 +635,8 @@ def rank_paired(
             return float(PairedDifference(alpha[use], w[use]).sf(0.0))
 
         p_greater = _exact_pairs(T, pair, progress)
+    if n_draws is None:
+        n_draws = default_draws(T * len(patterns))
     draws = draw_joint_balanced(patterns, w, c, int(n_draws), rng)
     phrase = (
         f"paired Dirichlet prior {c:g} per cell of each pair (marginally Beta({2 * c:g}, "

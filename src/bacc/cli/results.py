@@ -317,9 +317,10 @@ def rank_results(results: Sequence[Evaluated], *, seed: int, settings: Settings 
     pairs = T * (T - 1) // 2
     paired = settings is not None and bool(settings.paired)
     limit = EXACT_PAIRS_PAIRED if paired else EXACT_PAIRS_INDEPENDENT
-    with Progress(min(pairs, limit), "ranking: pairwise comparisons", enabled=pairs > 10) as prog:
+    total = pairs if pairs <= limit else (0 if paired else 2 * T)
+    with Progress(max(total, 1), "ranking: pairwise comparisons", enabled=total > 10) as prog:
         def step(done: int, total: int) -> None:
-            prog.advance(1)
+            prog.update(done)
 
         if not paired:
             return rank({r.name: r.evaluation for r in results}, random_state=seed, progress=step)

@@ -377,9 +377,12 @@ def ranking_matrix_lines(r, width: int = WIDTH) -> list[str]:
 
 def ranking_title(r) -> str:
     """What a ranking shows and how it was computed, in short lines."""
-    pairwise = ("P(row > column) exact" if r.pairwise == "exact" else
-                "P(row > column) from the same draws (Monte Carlo error up to "
-                f"{fmt.number(float(np.nanmax(r.p_greater_se)))})")
+    pairwise = {
+        "exact": "P(row > column): exact, one convolution per pair",
+        "quadrature": "P(row > column): one vectorised quadrature of all pairs, checked "
+                      "against exact pairs (within 1e-8)",
+    }.get(r.pairwise) or ("P(row > column): from the same draws (Monte Carlo error up to "
+                          f"{fmt.number(float(np.nanmax(r.p_greater_se)))})")
     lines = [
         f"Ranking of {len(r.names)} classifiers by posterior balanced accuracy "
         f"({len(r.labels)} classes)",
