@@ -89,7 +89,7 @@ def compute() -> dict:
         rec["evaluate_prior"] = bacc.evaluate([[42, 3], [6, 4]], prior=(2.0, 3.0)).to_dict()
         rec["evaluate_many"] = bacc.evaluate_many(
             np.array([MATRICES["binary"], MATRICES["imbalanced"], MATRICES["perfect"]])
-        ).to_pandas().to_dict(orient="list") if _has_pandas() else None
+        ).to_pandas().rename(columns=_OLD_BATCH_COLUMNS).to_dict(orient="list") if _has_pandas() else None
 
         rec["compare/binary"] = bacc.compare([[42, 3], [6, 4]], [[40, 5], [3, 7]], rope=0.01).to_dict()
         rec["compare/three"] = bacc.compare(MATRICES["three"], [[18, 4, 2], [3, 16, 2], [1, 2, 30]]).to_dict()
@@ -151,6 +151,12 @@ METRIC_NAMES = (
     "g_mean",
     "informedness",
 )
+
+
+# the recorded values keep the column names of the first release of to_pandas
+_OLD_BATCH_COLUMNS = {"posterior_mean": "mean", "credible_lower": "lower",
+                      "credible_upper": "upper", "support_0": "support[0]",
+                      "support_1": "support[1]", "support_2": "support[2]"}
 
 
 def _has_pandas() -> bool:

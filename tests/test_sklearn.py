@@ -143,3 +143,20 @@ def test_the_scorer_selects_models_in_a_grid_search_in_parallel(iris):
     ).fit(X, y)
     assert search.best_params_ == {"max_depth": 3}  # a depth-1 stump can tell apart only 2 of 3
     assert 0.0 < search.best_score_ < 1.0
+
+
+def test_the_result_has_the_evaluations_attributes(cancer):
+    import copy
+
+    X, y = cancer
+    res = evaluate_cv(DecisionTreeClassifier(random_state=0), X, y, cv=4, random_state=1)
+    ev = bacc.evaluate(ConfusionMatrix.from_folds(res.fold_confusions))
+    assert res.balanced_accuracy.mean() == pytest.approx(ev.balanced_accuracy.mean(), abs=1e-15)
+    assert res.balanced_accuracy_summary.lower == pytest.approx(ev.balanced_accuracy_summary.lower, abs=1e-15)
+    assert res.p_above_chance == pytest.approx(ev.p_above_chance, abs=1e-15)
+    assert res.sample_accuracy == ev.sample_accuracy
+    assert res.exact_interval().lower == pytest.approx(bacc.exact_interval(ev.confusion).lower, abs=1e-15)
+    assert "balanced_accuracy" in dir(res) and res.n_folds == 4
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        res.no_such_thing  # noqa: B018
+    assert copy.deepcopy(res).balanced_accuracy_summary == res.balanced_accuracy_summary

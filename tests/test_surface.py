@@ -72,3 +72,64 @@ def test_long_warning_lists_are_cut():
         bacc.evaluate(np.pad([[5, 1], [2, 4]], ((0, 20), (0, 20))))
     msg = str(rec[0].message)
     assert "(20 classes)" in msg and len(msg) < 250
+
+
+def test_print_confusion_matrix_is_a_labelled_table():
+    cm = bacc.ConfusionMatrix([[42, 3], [6, 4]], labels=["pos", "neg"])
+    lines = str(cm).splitlines()
+    assert lines[0] == "2 classes, 55 examples (rows: true class, columns: predicted class)"
+    assert lines[1].split() == ["true", "\\", "predicted", "pos", "neg", "total"]
+    assert lines[2].split() == ["pos", "42", "3", "45"] and lines[3].split() == ["neg", "6", "4", "10"]
+    assert repr(cm) == "ConfusionMatrix([[42, 3], [6, 4]], labels=['pos', 'neg'])"
+    wide = str(bacc.ConfusionMatrix(np.arange(900).reshape(30, 30)))
+    assert max(map(len, wide.splitlines())) <= 100 and "columns left out" in wide
+
+
+def test_to_pandas_columns_say_what_they_are():
+    pytest.importorskip("pandas")
+    res = bacc.evaluate_many({"a": [[42, 3], [6, 4]], "b": [[30, 1], [2, 12]]}, labels=["neg", "pos"])
+    df = res.to_pandas()
+    assert list(df.columns) == [
+        "group", "sample_accuracy", "sample_balanced_accuracy", "posterior_mean",
+        "credible_lower", "credible_upper", "exact_lower", "exact_upper", "p_above_chance",
+        "support_neg", "support_pos",
+    ]
+    ev = bacc.evaluate([[30, 1], [2, 12]])
+    assert df["posterior_mean"][1] == pytest.approx(ev.balanced_accuracy.mean(), abs=1e-9)
+    assert df["support_pos"].tolist() == [10, 14]
+    rec = res.to_records()[0]
+    assert {"posterior_mean", "credible_lower", "credible_upper"} <= set(rec)
+
+
+@pytest.mark.parametrize("kind", ["csv", "pandas"])
+def test_counts_takes_several_prediction_columns(tmp_path, kind):
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"y": ["a", "b", "b", "a", "c", "c"],
+                       "m1": ["a", "b", "a", "a", "c", "b"],
+                       "m2": ["a", "a", "b", "b", "b", "c"],
+                       "grp": ["x", "x", "y", "y", "x", "y"]})
+    if kind == "csv":
+        pytest.importorskip("duckdb")
+        source = tmp_path / "p.csv"
+        df.to_csv(source, index=False)
+        source = str(source)
+    else:
+        source = df
+    res = bacc.counts(source, true="y", pred=["m1", "m2"])
+    assert list(res) == ["m1", "m2"]
+    for m in ("m1", "m2"):
+        ref = bacc.ConfusionMatrix.from_predictions(list(df["y"]), list(df[m]), labels=["a", "b", "c"])
+        assert res[m] == ref
+    grouped = bacc.counts(source, true="y", pred=["m1", "m2"], by="grp")
+    assert grouped["m2"]["y"].counts.tolist() == [[0, 1, 0], [0, 1, 0], [0, 0, 1]]
+    with pytest.raises(bacc.BaccError, match="nope"):
+        bacc.counts(source, true="y", pred=["m1", "nope"])
+    with pytest.raises(bacc.BaccError, match="twice"):
+        bacc.counts(source, true="y", pred=["m1", "m1"])
+
+
+def test_counts_of_several_columns_share_the_classes():
+    data = {"y": [0, 1, 1, 0], "m1": [0, 1, 0, 0], "m2": [0, 1, 2, 0]}
+    res = bacc.counts(data, true="y", pred=["m1", "m2"])
+    assert res["m1"].labels == res["m2"].labels == (0, 1, 2)
+    assert res["m1"].counts.tolist() == [[2, 0, 0], [1, 1, 0], [0, 0, 0]]

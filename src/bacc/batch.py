@@ -81,24 +81,26 @@ class BatchEvaluation(FrozenArrays):
     def __len__(self) -> int:
         return len(self.groups)
 
-    _COLUMNS = (
-        "sample_accuracy",
-        "sample_balanced_accuracy",
-        "mean",
-        "lower",
-        "upper",
-        "exact_lower",
-        "exact_upper",
-        "p_above_chance",
-    )
+    #: attribute -> column of ``to_pandas`` and key of ``to_records`` (names that say what
+    #: they are; ``support_<label>`` follow)
+    _COLUMNS = {
+        "sample_accuracy": "sample_accuracy",
+        "sample_balanced_accuracy": "sample_balanced_accuracy",
+        "mean": "posterior_mean",
+        "lower": "credible_lower",
+        "upper": "credible_upper",
+        "exact_lower": "exact_lower",
+        "exact_upper": "exact_upper",
+        "p_above_chance": "p_above_chance",
+    }
 
     def to_records(self) -> list[dict]:
         """One plain dict per group (JSON-able)."""
         out = []
         for g, name in enumerate(self.groups):
             row = {"group": jsonable(name)}
-            for col in self._COLUMNS:
-                row[col] = float(getattr(self, col)[g])
+            for attr, col in self._COLUMNS.items():
+                row[col] = float(getattr(self, attr)[g])
             row["support"] = {
                 str(jsonable(lab)): int(v)
                 for lab, v in zip(self.labels, self.support[g], strict=True)
@@ -115,13 +117,18 @@ class BatchEvaluation(FrozenArrays):
         }
 
     def to_pandas(self):
-        """A pandas DataFrame with one row per group (pandas is imported only here)."""
+        """A pandas DataFrame with one row per group (pandas is imported only here).
+
+        Columns: ``group``, ``sample_accuracy``, ``sample_balanced_accuracy``,
+        ``posterior_mean``, ``credible_lower``, ``credible_upper``, ``exact_lower``,
+        ``exact_upper``, ``p_above_chance`` and ``support_<label>`` (examples of each class).
+        """
         pd = require("pandas", "data", "to_pandas")
         data = {"group": list(self.groups)}
-        for col in self._COLUMNS:
-            data[col] = getattr(self, col)
+        for attr, col in self._COLUMNS.items():
+            data[col] = getattr(self, attr)
         for j, lab in enumerate(self.labels):
-            data[f"support[{lab}]"] = self.support[:, j]
+            data[f"support_{lab}"] = self.support[:, j]
         return pd.DataFrame(data)
 
     def __str__(self) -> str:

@@ -375,6 +375,12 @@ class ConfusionMatrix:
     def __repr__(self) -> str:
         return f"ConfusionMatrix({self.counts.tolist()}, labels={list(self.labels)!r})"
 
+    def __str__(self) -> str:
+        """A labelled table: true classes in rows, predicted classes in columns."""
+        from .display.text import confusion_text
+
+        return confusion_text(self)
+
 
 def as_confusion_matrix(obj, *, rows: str = "true", labels=None) -> ConfusionMatrix:
     """Return ``obj`` as a :class:`ConfusionMatrix` (matrices are read with ``rows``).

@@ -54,7 +54,7 @@ def counts(
     source: Any,
     *,
     true: str,
-    pred: str,
+    pred: str | Sequence[str],
     by: str | Sequence[str] | None = None,
     labels: Sequence | None = None,
     nulls: str = "error",
@@ -62,7 +62,7 @@ def counts(
     sep: str | None = None,
     progress: bool = True,
     memory_limit: str | None = None,
-) -> ConfusionMatrix | GroupedCounts:
+) -> ConfusionMatrix | GroupedCounts | dict:
     """Count (true, predicted) pairs, per group, inside the engine that holds the data.
 
     Parameters
@@ -78,8 +78,12 @@ def counts(
           PySpark, Dask, or any other engine that narwhals wraps: counted by that engine
           (``pip install narwhals``; Dask uses its own API).
         - A mapping of column name to sequence: counted in Python (small data).
-    true, pred : str
-        Columns of the true and of the predicted class.
+    true : str
+        Column of the true class.
+    pred : str or sequence of str
+        Column of the predicted class, or several (one per classifier scored on the same
+        examples, as ``--pred`` repeated on the command line): the result is then a dict
+        ``{column: result}`` in the order given, every result over the same classes.
     by : str or sequence of str, optional
         Column(s) that split the examples into groups (detectors, models, folds). Without it,
         one confusion matrix is returned.
@@ -106,9 +110,10 @@ def counts(
 
     Returns
     -------
-    ConfusionMatrix or GroupedCounts
+    ConfusionMatrix or GroupedCounts or dict
         A :class:`bacc.ConfusionMatrix` (rows = true class) without ``by``; with ``by``, a
-        :class:`GroupedCounts` mapping each group to its matrix over the shared ``labels``.
+        :class:`GroupedCounts` mapping each group to its matrix over the shared ``labels``;
+        for several ``pred`` columns, a dict of these keyed by column.
 
     Raises
     ------
@@ -148,11 +153,36 @@ def counts(
     >>> bacc.counts("predictions/*.parquet", true="label", pred="predicted",
     ...             by="detector")                               # doctest: +SKIP
     """
-    spec = Spec.make(true, pred, by, count)
     if nulls not in ("error", "drop"):
         raise BaccError(f"nulls must be 'error' or 'drop', got {nulls!r}")
+    if not isinstance(pred, str) and isinstance(pred, Sequence):
+        return _several(source, true=true, preds=list(pred), by=by, labels=labels, nulls=nulls,
+                        count=count, sep=sep, progress=progress, memory_limit=memory_limit)
+    spec = Spec.make(true, pred, by, count)
     tally = _tally(source, spec, sep=sep, progress=progress, memory_limit=memory_limit)
     return assemble(tally, spec, labels=labels, nulls=nulls)
+
+
+def _several(source, *, true, preds, labels, **kw) -> dict:
+    """``counts`` of several prediction columns, over one set of classes."""
+    if not preds:
+        raise BaccError("pred: give a column name, or a list of one or more column names")
+    bad = [p for p in preds if not isinstance(p, str)]
+    if bad:
+        raise BaccError(f"pred: column names must be text, got {bad[0]!r}")
+    if len(set(preds)) != len(preds):
+        raise BaccError(f"pred: a column is named twice in {preds!r}")
+    out = {p: counts(source, true=true, pred=p, labels=labels, **kw) for p in preds}
+    if labels is None:
+        seen = {tuple(r.labels) for r in out.values()}
+        if len(seen) > 1:
+            # the columns saw different labels: count again over every class seen by any, so
+            # that the classifiers are comparable (a class one never predicted has zeros)
+            from ..confusion import label_order
+
+            union = label_order([x for labs in seen for x in labs])
+            out = {p: counts(source, true=true, pred=p, labels=union, **kw) for p in preds}
+    return out
 
 
 def counts_from_long(

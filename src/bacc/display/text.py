@@ -26,6 +26,7 @@ __all__ = [
     "comparison_title",
     "coverage_rows",
     "coverage_text",
+    "confusion_text",
     "coverage_title",
     "cv_text",
     "evaluation_rows",
@@ -263,6 +264,49 @@ def batch_summary_table(batch) -> str:
         for i, g in enumerate(batch.groups)
     ]
     return "\n".join(align(header, rows))
+
+
+def confusion_text(cm, width: int = WIDTH) -> str:
+    """A confusion matrix as a labelled table: true classes in rows, predicted in columns, the
+    row totals at the right; columns that do not fit ``width`` are left out and counted.
+
+    Examples
+    --------
+    >>> from bacc import ConfusionMatrix
+    >>> print(confusion_text(ConfusionMatrix([[42, 3], [6, 4]], labels=["pos", "neg"])))
+    2 classes, 55 examples (rows: true class, columns: predicted class)
+    true \\ predicted  pos  neg   total
+    pos                42    3      45
+    neg                 6    4      10
+    """
+
+    def short(x) -> str:
+        t = str(x)
+        return t if len(t) <= 16 else t[:15] + "\u2026"
+
+    labels = [short(x) for x in cm.labels]
+    counts = cm.counts
+    l = len(labels)
+    head = [f"{l} classes, {cm.total} examples (rows: true class, columns: predicted class)"]
+    header = ["true \\ predicted", *labels, " total"]
+    rows = [[labels[i], *(str(int(v)) for v in counts[i]), str(int(counts[i].sum()))]
+            for i in range(l)]
+    # the widest count of each column decides its width; keep the columns that fit
+    first = max(len(header[0]), *(len(r[0]) for r in rows))
+    widths = [max(len(header[j + 1]), *(len(r[j + 1]) for r in rows)) for j in range(l)]
+    total_w = max(len(header[-1]), *(len(r[-1]) for r in rows))
+    used, keep = first + 2 + total_w + 2, 0
+    for w in widths:
+        if used + w + 2 > width and keep < l:
+            break
+        used += w + 2
+        keep += 1
+    if keep < l:
+        header = [*header[: keep + 1], "...", header[-1]]
+        rows = [[*r[: keep + 1], "...", r[-1]] for r in rows]
+        head.append(f"({l - keep} predicted-class columns left out to fit {width} columns; "
+                    "cm.counts holds them all)")
+    return "\n".join([*head, *align(header, rows, width=None)])
 
 
 # ----------------------------------------------------------------------------------------------
