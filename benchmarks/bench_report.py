@@ -31,7 +31,7 @@ from bacc.cli import main  # noqa: E402
 from bacc.cli.commands import _load  # noqa: E402
 from bacc.cli.parser import build_parser  # noqa: E402
 from bacc.cli.results import Settings, evaluate_items  # noqa: E402
-from bacc.ranking import _difference, _Posterior  # noqa: E402
+from bacc.ranking import independent_difference, ClassifierPosterior  # noqa: E402
 
 
 def write_groups(path: Path, n_groups: int = 1000, seed: int = 0) -> int:
@@ -81,10 +81,10 @@ def rank_rows() -> None:
     t = time.perf_counter()
     r = bacc.rank(mats)
     whole = time.perf_counter() - t
-    posts = [_Posterior(m, prior=None, weights=None, rows="true", what="x") for m in mats]
+    posts = [ClassifierPosterior(m, prior=None, weights=None, rows="true", what="x") for m in mats]
     t = time.perf_counter()
     for i in range(30):
-        float(_difference(posts[i], posts[i + 30]).sf(0.0))
+        float(independent_difference(posts[i], posts[i + 30]).sf(0.0))
     per_pair = (time.perf_counter() - t) / 30
     exact_all = per_pair * 300 * 299 / 2
     print(f"rank, 300 classifiers x 10 classes     bacc.rank {whole:6.2f} s ({r.pairwise}, "

@@ -2,7 +2,7 @@
 
 Layers, lowest first: ``_engine`` (private kernels) and the utilities ``errors`` and
 ``progress``; the numerics (``confusion``, ``distributions``, ``posterior``, ``intervals``,
-``significance``, ``comparison``, ``evaluation``, ``batch``, ``simulation``, ``metrics``); the
+``significance``, ``comparison``, ``ranking``, ``evaluation``, ``batch``, ``simulation``, ``metrics``); the
 inputs (``readers``, ``counting``, ``sklearn``); the presentation (``display``); the command
 line (``cli``). A module may import from its own layer or below, never above.
 """
@@ -26,6 +26,7 @@ NUMERICS = {
     "intervals",
     "significance",
     "comparison",
+    "ranking",
     "evaluation",
     "batch",
     "simulation",

@@ -72,8 +72,9 @@ def test_posterior_density_marks_interval_mean_median_mode_and_chance(ev2):
         assert verts[:, 0].max() == pytest.approx(s.upper, abs=2e-3)
         assert ax.get_ylabel() == "density"
     assert acc.get_xlabel() == "value"
-    assert "P(> chance 0.5) = 0.9955" in ba.get_title(loc="left")
-    assert "mean 0.666, 95% [0.534, 0.808]" in ba.get_title(loc="left")
+    title = " ".join(ba.get_title(loc="left").split())  # titles wrap to the figure's width
+    assert "P(> chance 0.5) = 0.9955" in title
+    assert "mean 0.666, 95% [0.534, 0.808]" in title
     labels = legend_texts(fig)
     assert {"mean", "median", "mode", "95% credible", "chance"} <= set(labels)
     # the legend is the figure's, below the axes: it cannot cover the density or chance line

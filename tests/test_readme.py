@@ -19,6 +19,7 @@ def _namespace() -> dict:
     y_true = rng.integers(0, 2, 200)
     pred_a = np.where(rng.random(200) < 0.85, y_true, 1 - y_true)
     pred_b = np.where(rng.random(200) < 0.75, y_true, 1 - y_true)
+    pred_c = np.where(rng.random(200) < 0.70, y_true, 1 - y_true)
     cm = [[42, 3], [6, 4]]
     return {
         "bacc": bacc,
@@ -32,6 +33,7 @@ def _namespace() -> dict:
         "y_true": y_true,
         "pred_a": pred_a,
         "pred_b": pred_b,
+        "pred_c": pred_c,
         "stack": np.array([cm, [[40, 5], [3, 7]]]),
     }
 

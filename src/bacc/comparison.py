@@ -163,7 +163,7 @@ def _series_names(*cols) -> tuple[str, ...]:
     return tuple(chr(ord("A") + i) for i in range(len(cols)))
 
 
-def _check_names(names, n: int, default: Sequence[str]) -> tuple:
+def check_names(names, n: int, default: Sequence[str]) -> tuple:
     if names is None:
         return tuple(default)
     if isinstance(names, str | bytes):
@@ -176,7 +176,7 @@ def _check_names(names, n: int, default: Sequence[str]) -> tuple:
     return out
 
 
-class _Posterior:
+class ClassifierPosterior:
     """Beta components of one classifier's balanced accuracy, and what is shown about it."""
 
     def __init__(
@@ -208,8 +208,8 @@ class _Posterior:
         self.mean = float(np.sum(self.w * self.a / (self.a + self.b)))
 
 
-def _same_classes(
-    pa: _Posterior, pb: _Posterior, na: str, nb: str, *, included: bool = True
+def same_classes(
+    pa: ClassifierPosterior, pb: ClassifierPosterior, na: str, nb: str, *, included: bool = True
 ) -> None:
     """Both matrices have the same classes; with ``included``, also the same classes with true
     examples (a class left out of one balanced accuracy but not the other would make them
@@ -263,7 +263,7 @@ def _summaries(diff: ContinuousDistribution, rope: float, confidence: float) -> 
     }
 
 
-def _difference(pa, pb) -> BetaSum:
+def independent_difference(pa, pb) -> BetaSum:
     """``lambda_A - lambda_B`` for independent posteriors: a Beta sum with B's weights negated."""
     return BetaSum(np.r_[pa.a, pb.a], np.r_[pa.b, pb.b], np.r_[pa.w, -pb.w])
 
@@ -352,11 +352,11 @@ def compare(
     """
     c = check_confidence(confidence)
     r = _check_rope(rope)
-    nm = _check_names(names, 2, ("A", "B"))
-    pa = _Posterior(a, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[0]}")
-    pb = _Posterior(b, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[1]}")
-    _same_classes(pa, pb, nm[0], nm[1])
-    diff = _difference(pa, pb)
+    nm = check_names(names, 2, ("A", "B"))
+    pa = ClassifierPosterior(a, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[0]}")
+    pb = ClassifierPosterior(b, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[1]}")
+    same_classes(pa, pb, nm[0], nm[1])
+    diff = independent_difference(pa, pb)
     labels = tuple(x for x in pa.cm.labels if x in set(pa.labels) | set(pb.labels))
     return Comparison(
         names=(str(nm[0]), str(nm[1])),
@@ -418,7 +418,7 @@ def dirichlet_from_beta(prior) -> float:
     return float(a[0]) / 2.0
 
 
-def _check_dirichlet_prior(prior) -> np.ndarray:
+def check_dirichlet_prior(prior) -> np.ndarray:
     if isinstance(prior, str):
         prior = dirichlet_from_beta(prior)
     try:
@@ -567,8 +567,8 @@ def compare_paired(
     """
     c = check_confidence(confidence)
     r = _check_rope(rope)
-    nm = _check_names(names, 2, _series_names(y_pred_a, y_pred_b))
-    pri = _check_dirichlet_prior(prior)
+    nm = check_names(names, 2, _series_names(y_pred_a, y_pred_b))
+    pri = check_dirichlet_prior(prior)
     counts, cm_a, cm_b = paired_counts(y_true, y_pred_a, y_pred_b, labels=labels)
     keep, w = balanced_classes(cm_a, weights, empty="drop", stacklevel=2)
     idx = np.flatnonzero(keep)[w > 0]

@@ -34,11 +34,11 @@ from ._engine.validate import (
     check_sequence,
 )
 from .comparison import (
-    _check_dirichlet_prior,
-    _check_names,
-    _difference,
-    _Posterior,
-    _same_classes,
+    check_dirichlet_prior,
+    check_names,
+    independent_difference,
+    ClassifierPosterior,
+    same_classes,
 )
 from .confusion import ConfusionMatrix, balanced_classes
 from .distributions import BetaSum, PairedDifference
@@ -248,7 +248,7 @@ def rng_verify(posts) -> list[tuple[int, int]]:
 def _verified(p: np.ndarray, posts, pairs) -> bool:
     """The quadrature agrees with the exact computation on ``pairs`` within VERIFY_TOL."""
     for i, j in pairs:
-        if abs(p[i, j] - float(_difference(posts[i], posts[j]).sf(0.0))) > VERIFY_TOL:
+        if abs(p[i, j] - float(independent_difference(posts[i], posts[j]).sf(0.0))) > VERIFY_TOL:
             return False
     return True
 
@@ -306,7 +306,7 @@ def _result(names, labels, means, samples, draws, p_greater, mode, *, n_draws, r
     )
 
 
-def _draw_balanced(rng, post: _Posterior, n: int, chunk_elems: int = 4_000_000) -> np.ndarray:
+def _draw_balanced(rng, post: ClassifierPosterior, n: int, chunk_elems: int = 4_000_000) -> np.ndarray:
     """Exact independent draws of one classifier's balanced accuracy (chunked for memory)."""
     m = post.a.size
     step = max(1, chunk_elems // m)
@@ -413,7 +413,7 @@ def rank(
     T = len(items)
     if T < 2:
         raise BaccError(f"rank needs at least two classifiers, got {T}")
-    nm = _check_names(names, T, default)
+    nm = check_names(names, T, default)
     if n_draws is not None:
         check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
     mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_INDEPENDENT, "quadrature")
@@ -421,16 +421,16 @@ def rank(
     posts = []
     for t, x in enumerate(items):  # a loop, not a comprehension: warnings name the user's line
         posts.append(
-            _Posterior(x, prior=prior, weights=None, rows=rows, what=f"classifier {nm[t]}")
+            ClassifierPosterior(x, prior=prior, weights=None, rows=rows, what=f"classifier {nm[t]}")
         )
     for t in range(1, T):
         # a ranking may hold test sets where a class has no examples (groups of a report):
         # each keeps its own balanced accuracy, as in the table beside it
-        _same_classes(posts[0], posts[t], nm[0], nm[t], included=False)
+        same_classes(posts[0], posts[t], nm[0], nm[t], included=False)
     p_greater = None
     if mode == "exact":
         p_greater = _exact_pairs(
-            T, lambda i, j: float(_difference(posts[i], posts[j]).sf(0.0)), progress
+            T, lambda i, j: float(independent_difference(posts[i], posts[j]).sf(0.0)), progress
         )
     elif mode == "quadrature":
         dists = [BetaSum(p.a, p.b, p.w) for p in posts]
@@ -439,7 +439,7 @@ def rank(
             # the densities have kinks the quadrature does not resolve: every pair exactly
             mode = "exact"
             p_greater = _exact_pairs(
-                T, lambda i, j: float(_difference(posts[i], posts[j]).sf(0.0)), progress
+                T, lambda i, j: float(independent_difference(posts[i], posts[j]).sf(0.0)), progress
             )
     if n_draws is None:
         n_draws = default_draws(sum(p.a.size for p in posts))
@@ -582,11 +582,11 @@ def rank_paired(
     T = len(cols)
     if T < 2:
         raise BaccError(f"rank_paired needs at least two classifiers, got {T}")
-    nm = _check_names(names, T, default)
+    nm = check_names(names, T, default)
     if n_draws is not None:
         check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
     mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_PAIRED, "draws")
-    c = float(_check_dirichlet_prior(prior)[0])
+    c = float(check_dirichlet_prior(prior)[0])
     if not np.isscalar(prior) and np.ndim(prior) > 0 and not isinstance(prior, str):
         raise BaccError("rank_paired takes one concentration for every cell (or 'flat', 'jeffreys')")
     rng = check_random_state(random_state)
