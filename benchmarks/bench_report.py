@@ -26,31 +26,20 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from synthetic import groups_csv  # noqa: E402
+
 import bacc  # noqa: E402
 from bacc.cli import main  # noqa: E402
 from bacc.cli.commands import _load  # noqa: E402
 from bacc.cli.parser import build_parser  # noqa: E402
 from bacc.cli.results import Settings, evaluate_items  # noqa: E402
-from bacc.ranking import independent_difference, ClassifierPosterior  # noqa: E402
-
-
-def write_groups(path: Path, n_groups: int = 1000, seed: int = 0) -> int:
-    rng = np.random.default_rng(seed)
-    n = rng.integers(20, 400, n_groups)
-    acc = rng.uniform(0.55, 0.98, n_groups)
-    det = np.repeat(np.arange(n_groups), n)
-    y = rng.integers(0, 2, det.size)
-    p = np.where(rng.random(det.size) < acc[det], y, 1 - y)
-    with path.open("w") as fh:
-        fh.write("detector,label,pred\n")
-        for d, a, b in zip(det, y, p, strict=True):
-            fh.write(f"det{d:04d},{'pos' if a else 'neg'},{'pos' if b else 'neg'}\n")
-    return int(det.size)
+from bacc.ranking import ClassifierPosterior, independent_difference  # noqa: E402
 
 
 def report_rows(folder: Path) -> None:
     csv = folder / "groups.csv"
-    rows = write_groups(csv)
+    groups_csv(csv)
+    rows = sum(1 for _ in csv.open()) - 1
     out = folder / "report.html"
     argv = ["report", str(csv), "--true", "label", "--pred", "pred", "--by", "detector", "-o", str(out)]
     times = []

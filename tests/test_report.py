@@ -20,6 +20,8 @@ import pytest
 
 pytest.importorskip("matplotlib").use("Agg")
 
+from synthetic import groups_csv  # noqa: E402
+
 import bacc  # noqa: E402
 from bacc.confusion import ConfusionMatrix  # noqa: E402
 from bacc.display.report import ReportEntry, Section, render_report, write_report  # noqa: E402
@@ -176,23 +178,6 @@ def demo_page(tmp_path_factory) -> Path:
 
     path = tmp_path_factory.mktemp("demo") / "demo.html"
     assert main(["demo", "-o", str(path)]) == 0
-    return path
-
-
-def groups_csv(path: Path, n_groups: int = 1000, seed: int = 0) -> Path:
-    """Predictions of ``n_groups`` detectors of two classes (20 to 400 examples each)."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    n = rng.integers(20, 400, n_groups)
-    acc = rng.uniform(0.55, 0.98, n_groups)
-    det = np.repeat(np.arange(n_groups), n)
-    y = rng.integers(0, 2, det.size)
-    p = np.where(rng.random(det.size) < acc[det], y, 1 - y)
-    with path.open("w") as fh:
-        fh.write("detector,label,pred\n")
-        for d, a, b in zip(det, y, p, strict=True):
-            fh.write(f"det{d:04d},{'pos' if a else 'neg'},{'pos' if b else 'neg'}\n")
     return path
 
 

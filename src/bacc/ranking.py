@@ -34,10 +34,10 @@ from ._engine.validate import (
     check_sequence,
 )
 from .comparison import (
+    ClassifierPosterior,
     check_dirichlet_prior,
     check_names,
     independent_difference,
-    ClassifierPosterior,
     same_classes,
 )
 from .confusion import ConfusionMatrix, balanced_classes
@@ -197,6 +197,16 @@ def default_names(n: int) -> list[str]:
     if n <= 26:
         return [chr(ord("A") + i) for i in range(n)]
     return [f"C{i + 1}" for i in range(n)]
+
+
+def _setup(what, T, names, default, n_draws, pairwise, limit, beyond) -> tuple[tuple, str]:
+    """Check what both rankings take: names, the number of draws and the pairwise mode."""
+    if T < 2:
+        raise BaccError(f"{what} needs at least two classifiers, got {T}")
+    nm = check_names(names, T, default)
+    if n_draws is not None:
+        check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
+    return nm, _pairwise_mode(pairwise, T, limit, beyond)
 
 
 def _pairwise_mode(pairwise: str, T: int, limit: int, beyond: str) -> str:
@@ -411,12 +421,8 @@ def rank(
         items = list(check_sequence(evaluations, "evaluations"))
         default = default_names(len(items))
     T = len(items)
-    if T < 2:
-        raise BaccError(f"rank needs at least two classifiers, got {T}")
-    nm = check_names(names, T, default)
-    if n_draws is not None:
-        check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
-    mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_INDEPENDENT, "quadrature")
+    nm, mode = _setup("rank", T, names, default, n_draws, pairwise, EXACT_PAIRS_INDEPENDENT,
+                      "quadrature")
     rng = check_random_state(random_state)
     posts = []
     for t, x in enumerate(items):  # a loop, not a comprehension: warnings name the user's line
@@ -580,12 +586,8 @@ def rank_paired(
     yt = as_label_sequence(y_true, "y_true")
     default, cols = _predictions(predictions, len(yt))
     T = len(cols)
-    if T < 2:
-        raise BaccError(f"rank_paired needs at least two classifiers, got {T}")
-    nm = check_names(names, T, default)
-    if n_draws is not None:
-        check_int(n_draws, "n_draws", 2, MAX_SIMULATIONS)
-    mode = _pairwise_mode(pairwise, T, EXACT_PAIRS_PAIRED, "draws")
+    nm, mode = _setup("rank_paired", T, names, default, n_draws, pairwise, EXACT_PAIRS_PAIRED,
+                      "draws")
     c = float(check_dirichlet_prior(prior)[0])
     if not np.isscalar(prior) and np.ndim(prior) > 0 and not isinstance(prior, str):
         raise BaccError("rank_paired takes one concentration for every cell (or 'flat', 'jeffreys')")

@@ -271,6 +271,16 @@ def resolve_paired(settings: Settings, items: Sequence[Item]) -> tuple[Settings,
     return dataclasses.replace(settings, paired=False), None
 
 
+def _paired_prior(settings: Settings) -> float:
+    """The paired model's concentration per cell for the ``--prior`` given."""
+    from ..comparison import dirichlet_from_beta
+
+    try:
+        return dirichlet_from_beta(settings.prior)
+    except BaccError as exc:
+        raise BaccError(f"--paired --prior: {exc}") from None
+
+
 def compare_items(a: Evaluated, b: Evaluated, settings: Settings):
     """Compare two evaluated inputs: :func:`bacc.compare_paired` with ``paired``, else
     :func:`bacc.compare` (the evaluations carry their prior and weights).
@@ -281,7 +291,7 @@ def compare_items(a: Evaluated, b: Evaluated, settings: Settings):
         ``paired`` without the same examples in both inputs, or a prior the paired model
         cannot take (it needs one symmetric prior for all classes).
     """
-    from ..comparison import compare, compare_paired, dirichlet_from_beta
+    from ..comparison import compare, compare_paired
 
     names = (a.name, b.name)
     if not settings.paired:
@@ -289,10 +299,7 @@ def compare_items(a: Evaluated, b: Evaluated, settings: Settings):
                        confidence=settings.confidence, names=names)
     _same_examples(a.item, b.item)
     labels = a.item.confusion.labels
-    try:
-        prior = dirichlet_from_beta(settings.prior)
-    except BaccError as exc:
-        raise BaccError(f"--paired --prior: {exc}") from None
+    prior = _paired_prior(settings)
     return compare_paired(
         list(a.item.y_true), list(a.item.y_pred), list(b.item.y_pred), labels=list(labels),
         rope=settings.rope, confidence=settings.confidence, prior=prior,
@@ -310,7 +317,6 @@ def rank_results(results: Sequence[Evaluated], *, seed: int, settings: Settings 
     BaccError
         ``paired`` without the same examples in every input.
     """
-    from ..comparison import dirichlet_from_beta
     from ..ranking import EXACT_PAIRS_INDEPENDENT, EXACT_PAIRS_PAIRED, rank, rank_paired
 
     T = len(results)
@@ -328,10 +334,7 @@ def rank_results(results: Sequence[Evaluated], *, seed: int, settings: Settings 
         for r in results[1:]:
             _same_examples(first.item, r.item)
         labels = first.item.confusion.labels
-        try:
-            prior = dirichlet_from_beta(settings.prior)
-        except BaccError as exc:
-            raise BaccError(f"--paired --prior: {exc}") from None
+        prior = _paired_prior(settings)
         return rank_paired(
             list(first.item.y_true), {r.name: list(r.item.y_pred) for r in results},
             labels=list(labels), prior=prior, weights=parse_weights(settings.weights, labels),

@@ -1,0 +1,22 @@
+"""Synthetic data written by the tests and the benchmarks (seeded, no downloads)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+def groups_csv(path: Path, n_groups: int = 1000, seed: int = 0) -> Path:
+    """Predictions of ``n_groups`` detectors of two classes (20 to 400 examples each)."""
+    rng = np.random.default_rng(seed)
+    n = rng.integers(20, 400, n_groups)
+    acc = rng.uniform(0.55, 0.98, n_groups)
+    det = np.repeat(np.arange(n_groups), n)
+    y = rng.integers(0, 2, det.size)
+    p = np.where(rng.random(det.size) < acc[det], y, 1 - y)
+    with path.open("w") as fh:
+        fh.write("detector,label,pred\n")
+        for d, a, b in zip(det, y, p, strict=True):
+            fh.write(f"det{d:04d},{'pos' if a else 'neg'},{'pos' if b else 'neg'}\n")
+    return path
