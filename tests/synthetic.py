@@ -20,3 +20,18 @@ def groups_csv(path: Path, n_groups: int = 1000, seed: int = 0) -> Path:
         for d, a, b in zip(det, y, p, strict=True):
             fh.write(f"det{d:04d},{'pos' if a else 'neg'},{'pos' if b else 'neg'}\n")
     return path
+
+
+def long_names_csv(path: Path, n: int = 300, seed: int = 3) -> tuple[Path, list[str]]:
+    """Five classifiers with 71-character names over three classes with 62-character labels,
+    on the same examples (one file): what stretches a page's layout."""
+    rng = np.random.default_rng(seed)
+    labels = ["class_" + "x" * 55 + str(i) for i in range(3)]
+    y = rng.integers(0, 3, n)
+    models = ["model_" + "y" * 64 + str(k) for k in range(5)]
+    preds = [np.where(rng.random(n) < 0.6 + 0.07 * k, y, rng.integers(0, 3, n)) for k in range(5)]
+    with path.open("w") as fh:
+        fh.write(",".join(["truth", *models]) + "\n")
+        for e in range(n):
+            fh.write(",".join([labels[y[e]], *(labels[p[e]] for p in preds)]) + "\n")
+    return path, models

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("matplotlib").use("Agg")
 
-from synthetic import groups_csv  # noqa: E402
+from synthetic import groups_csv, long_names_csv  # noqa: E402
 
 import bacc  # noqa: E402
 from bacc.confusion import ConfusionMatrix  # noqa: E402
@@ -194,6 +194,19 @@ def groups_page(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def long_page(tmp_path_factory) -> Path:
+    """Five paired classifiers with very long names and labels (ranking, grid, cards)."""
+    from bacc.cli import main
+
+    folder = tmp_path_factory.mktemp("long")
+    csv, models = long_names_csv(folder / "long.csv")
+    path = folder / "long.html"
+    args = ["report", str(csv), "--true", "truth", *(x for m in models for x in ("--pred", m))]
+    assert main([*args, "-o", str(path)]) == 0
+    return path
+
+
+@pytest.fixture(scope="module")
 def small_page(page, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("small") / "report.html"
     path.write_text(page, encoding="utf-8")
@@ -214,7 +227,7 @@ def open_tab(browser, path: Path, width: int, **context):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("which", ["small_page", "demo_page", "groups_page"])
+@pytest.mark.parametrize("which", ["small_page", "demo_page", "groups_page", "long_page"])
 def test_report_fits_every_screen(browser, request, which, width, tmp_path):
     path = request.getfixturevalue(which)
     ctx, tab, problems = open_tab(browser, path, width)

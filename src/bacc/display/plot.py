@@ -489,7 +489,7 @@ def plot_class_accuracies(
         handles.insert(2, Line2D([], [], color=INK, lw=1, label=f"{pct} credible interval"))
     fig.legend(handles=handles, fontsize=SMALL, loc="outside lower center", frameon=False,
                ncols=1 if (width or 5.4) < 4.5 else 2)
-    ax.set_title(_t(title) if title else "accuracy per class", fontsize=TITLE, loc="left")
+    fig.suptitle(_t(title) if title else "accuracy per class", fontsize=TITLE, x=0.02, ha="left")
     return _finish(fig)
 
 
@@ -674,7 +674,9 @@ def plot_forest(
     ax.set_xlabel("balanced accuracy")
     fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False, ncols=2 if w < 4.5 else 3)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.set_title((_t(title) if title else "balanced accuracy") + note, fontsize=TITLE, loc="left")
+    # a figure title, from the figure's left edge: long names push the axes far to the right
+    fig.suptitle((_t(title) if title else "balanced accuracy") + note, fontsize=TITLE, x=0.02,
+                 ha="left")
     return _finish(fig)
 
 
