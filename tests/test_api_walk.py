@@ -42,6 +42,7 @@ CALLS = {
     "compare_paired": ((Y, PA, PB), {}),
     "rank": (([M, M2],), {"n_draws": 1000}),
     "rank_paired": ((Y, [PA, PB]), {"n_draws": 1000}),
+    "posterior_metric": ((M, "cohen_kappa"), {"n_draws": 1000}),
     "evaluate_many": (([M, M2],), {"progress": False}),
     "fold_sem_interval": (([M, M2],), {}),
     "clopper_pearson": ((3, 10), {}),

@@ -27,6 +27,8 @@ NUMERICS = {
     "significance",
     "comparison",
     "ranking",
+    "metric_posterior",
+    "prevalence",
     "evaluation",
     "batch",
     "simulation",

@@ -38,6 +38,7 @@ from .posterior import (
     posterior_balanced_accuracy,
     posterior_class_accuracies,
 )
+from .metric_posterior import MetricPosterior, posterior_metric
 from .ranking import Ranking, rank, rank_paired
 from .significance import BinomialTest, McNemarTest, binomial_test, mcnemar_exact
 from .simulation import CoverageResult, MethodCoverage, coverage
@@ -85,5 +86,7 @@ __all__ = [
     "posterior_class_accuracies",
     "rank",
     "rank_paired",
+    "posterior_metric",
+    "MetricPosterior",
 ]
 __version__ = "0.1.0"

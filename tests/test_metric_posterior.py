@@ -1,0 +1,279 @@
+"""bacc.posterior_metric: sample values, exact posteriors, Monte Carlo posteriors, calibration.
+
+References are independent of bacc's code: mpmath quadrature for the one-dimensional integrals,
+Monte Carlo of the Dirichlet model written here (its standard error stated), scikit-learn for
+the sample values, and simulation-based calibration (Talts et al. 2018) for the model as a
+whole.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bacc
+from bacc import metrics
+from bacc.metric_posterior import METRICS, population_metric, precision_curve
+from bacc.prevalence import rate_interval, rate_value
+
+
+def random_cm(rng, l, lo=1, hi=60):
+    return rng.integers(lo, hi, size=(l, l)) + np.diag(rng.integers(20, 200, size=l))
+
+
+# ----------------------------------------------------------------------------------------------
+# sample values
+@pytest.mark.parametrize("l", [2, 3, 5])
+def test_population_metrics_of_the_sample_proportions_are_the_sample_metrics(l):
+    rng = np.random.default_rng(l)
+    for _ in range(10):
+        cm = random_cm(rng, l)
+        P = cm / cm.sum()
+        for m in METRICS:
+            got = population_metric(m, P)
+            want = getattr(metrics, m)(cm)
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, err_msg=m)
+
+
+def test_sample_values_equal_scikit_learn():
+    sk = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(7)
+    for l in (2, 3, 4):
+        cm = random_cm(rng, l)
+        y = np.repeat(np.arange(l), cm.sum(axis=1))
+        p = np.concatenate([np.repeat(np.arange(l), row) for row in cm])
+        kw = {"average": None, "zero_division": np.nan}
+        pairs = {
+            "accuracy": sk.accuracy_score(y, p),
+            "balanced_accuracy": sk.balanced_accuracy_score(y, p),
+            "informedness": sk.balanced_accuracy_score(y, p, adjusted=True),
+            "recall": sk.recall_score(y, p, **kw),
+            "precision": sk.precision_score(y, p, **kw),
+            "f1": sk.f1_score(y, p, **kw),
+            "macro_f1": sk.f1_score(y, p, average="macro", zero_division=np.nan),
+            "cohen_kappa": sk.cohen_kappa_score(y, p),
+            "matthews": sk.matthews_corrcoef(y, p),
+        }
+        for m, want in pairs.items():
+            got = bacc.posterior_metric(cm, m, n_draws=200)
+            got = [g.sample for g in got] if isinstance(got, list) else got.sample
+            np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=m)
+
+
+# ----------------------------------------------------------------------------------------------
+# exact posteriors against mpmath
+def mp_rate_cdf(rate, sa, sb, fa, fb, pi, t):
+    """P(rate <= t) = integral_0^1 p_f(u) F_s(a + b u) du, by mpmath (50 digits)."""
+    import mpmath as mp
+
+    mp.mp.dps = 50
+    from bacc.prevalence import _line
+
+    a, b = _line(rate, t, pi)
+    a, b = mp.mpf(a), mp.mpf(b)
+    beta_f = mp.beta(fa, fb)
+
+    def integrand(u):
+        x = a + b * u
+        x = min(mp.mpf(1), max(mp.mpf(0), x))
+        return u ** (fa - 1) * (1 - u) ** (fb - 1) / beta_f * mp.betainc(sa, sb, 0, x, regularized=True)
+
+    # break points: where the line leaves [0, 1], and the bulk of the density of f
+    pts = {mp.mpf(0), mp.mpf(1)}
+    for target in (0, 1):
+        u = (target - a) / b
+        if 0 < u < 1:
+            pts.add(u)
+    m = mp.mpf(fa) / (fa + fb)
+    sd = mp.sqrt(m * (1 - m) / (fa + fb + 1))
+    for k in (-6, -2, 0, 2, 6):
+        if 0 < m + k * sd < 1:
+            pts.add(m + k * sd)
+    return float(mp.quad(integrand, sorted(pts)))
+
+
+@pytest.mark.parametrize(
+    ("rate", "sa", "sb", "fa", "fb", "pi", "ts"),
+    [
+        ("precision", 19, 3, 2, 20, 0.005, (0.02, 0.05, 0.2)),
+        ("precision", 46, 6, 12, 4990, 0.00425, (0.1, 0.25, 0.4)),
+        ("f1", 19, 3, 2, 20, 0.3, (0.7, 0.85, 0.93)),
+        ("accuracy", 8, 4, 3, 9, 0.6, (0.5, 0.65, 0.8)),
+        ("precision", 5, 2, 3, 4, 0.5, (0.4, 0.6, 0.8)),
+    ],
+)
+def test_rate_at_prevalence_cdf_equals_mpmath(rate, sa, sb, fa, fb, pi, ts):
+    from bacc.distributions import BetaPosterior
+    from bacc.prevalence import RateAtPrevalence
+
+    d = RateAtPrevalence(rate, BetaPosterior(sa, sb), BetaPosterior(fa, fb), pi)
+    for t in ts:
+        assert d.cdf(t) == pytest.approx(mp_rate_cdf(rate, sa, sb, fa, fb, pi, t), abs=1e-9)
+    q = d.ppf([0.025, 0.5, 0.975])
+    assert d.cdf(q) == pytest.approx([0.025, 0.5, 0.975], abs=1e-9)
+
+
+def test_precision_at_prevalence_mean_against_monte_carlo():
+    cm = [[4950, 50], [3, 17]]
+    r = bacc.posterior_metric(cm, "precision", label=1, prevalence=0.00425)
+    rng = np.random.default_rng(1)
+    n = 4_000_000
+    x = rate_value("precision", rng.beta(18, 4, n), rng.beta(51, 4951, n), 0.00425)
+    se = x.std() / np.sqrt(n)
+    assert r.exact and abs(r.mean - x.mean()) < 5 * se
+
+
+def test_random_design_precision_is_the_beta_of_the_dirichlet():
+    """Against a Monte Carlo of the one Dirichlet over all cells (written here)."""
+    cm = np.array([[40, 5, 3], [6, 30, 4], [2, 7, 25]])
+    r = bacc.posterior_metric(cm, "precision", label=1, design="random")
+    assert r.exact
+    alpha = cm + np.where(np.eye(3, dtype=bool), 1.0, 0.5)
+    rng = np.random.default_rng(2)
+    n = 2_000_000
+    g = rng.gamma(alpha.ravel(), size=(n, 9)).reshape(n, 3, 3)
+    x = g[:, 1, 1] / g[:, :, 1].sum(axis=1)
+    for q in (0.025, 0.5, 0.975):
+        got = r.distribution.ppf(q)
+        se = np.sqrt(q * (1 - q) / n) / r.distribution.pdf(got)
+        assert abs(got - np.quantile(x, q)) < 5 * se
+
+
+# ----------------------------------------------------------------------------------------------
+# Monte Carlo posteriors against an independent Monte Carlo
+def independent_draws(cm, design, metric, n, seed):
+    """Draws of the model written from its definition (not bacc's sampler)."""
+    cm = np.asarray(cm, dtype=float)
+    l = cm.shape[0]
+    alpha = cm + np.where(np.eye(l, dtype=bool), 1.0, 1.0 / (l - 1))
+    rng = np.random.default_rng(seed)
+    if design == "random":
+        g = rng.gamma(alpha.ravel(), size=(n, l * l)).reshape(n, l, l)
+        P = g / g.sum(axis=(1, 2), keepdims=True)
+    else:
+        prev = cm.sum(axis=1) / cm.sum()
+        P = np.empty((n, l, l))
+        for i in range(l):
+            row = rng.dirichlet(alpha[i], size=n)
+            P[:, i, :] = prev[i] * row
+    return population_metric(metric, P)
+
+
+@pytest.mark.parametrize(
+    ("metric", "design", "cm"),
+    [
+        ("cohen_kappa", "stratified", [[42, 3], [6, 4]]),
+        ("matthews", "random", [[42, 3], [6, 4]]),
+        ("macro_f1", "stratified", [[30, 4, 2], [5, 25, 6], [1, 3, 40]]),
+        ("g_mean", "random", [[30, 4, 2], [5, 25, 6], [1, 3, 40]]),
+    ],
+)
+def test_monte_carlo_metrics_against_an_independent_monte_carlo(metric, design, cm):
+    n_ref = 10_000_000 if metric == "cohen_kappa" else 2_000_000
+    x = independent_draws(cm, design, metric, n_ref, 3)
+    r = bacc.posterior_metric(cm, metric, design=design, n_draws=200_000, random_state=4)
+    assert not r.exact and r.mc_se is not None
+    se_ref = x.std() / np.sqrt(n_ref)
+    assert abs(r.mean - x.mean()) < 5 * np.hypot(se_ref, r.mc_se["mean"])
+    for key, q in (("lower", 0.025), ("median", 0.5), ("upper", 0.975)):
+        assert abs(getattr(r, key) - np.quantile(x, q)) < 5 * r.mc_se[key] + 1e-4
+
+
+# ----------------------------------------------------------------------------------------------
+# simulation-based calibration: posterior CDF at the true value is uniform
+def _sbc(metric, design, exact, reps, seed, label=None):
+    from scipy.stats import kstest
+
+    rng = np.random.default_rng(seed)
+    l = 2
+    sizes = np.array([30, 12])
+    alpha = np.where(np.eye(l, dtype=bool), 1.0, 1.0)
+    u = []
+    for _ in range(reps):
+        if design == "random":
+            P = rng.dirichlet(alpha.ravel()).reshape(l, l)
+            cm = rng.multinomial(sizes.sum(), P.ravel()).reshape(l, l)
+            if (cm.sum(axis=1) == 0).any():
+                continue
+            truth = population_metric(metric, P)
+        else:
+            R = np.vstack([rng.dirichlet(alpha[i]) for i in range(l)])
+            cm = np.vstack([rng.multinomial(sizes[i], R[i]) for i in range(l)])
+            P = (sizes / sizes.sum())[:, None] * R
+            truth = population_metric(metric, P)
+        if label is not None:
+            truth = truth[label]
+        r = bacc.posterior_metric(cm, metric, label=label, design=design, n_draws=2000,
+                                  random_state=rng)
+        assert r.exact == exact
+        u.append(float(r.distribution.cdf(truth)))
+    return kstest(u, "uniform").pvalue
+
+
+@pytest.mark.parametrize(
+    ("metric", "design", "exact", "label"),
+    [
+        ("recall", "stratified", True, 1),
+        ("cohen_kappa", "stratified", False, None),
+        ("precision", "random", True, 1),
+        ("matthews", "random", False, None),
+    ],
+)
+def test_simulation_based_calibration(metric, design, exact, label):
+    assert _sbc(metric, design, exact, 400, 11, label) > 1e-3
+
+
+# ----------------------------------------------------------------------------------------------
+# the exact interval of precision at a prevalence keeps its coverage
+@pytest.mark.parametrize(("sizes", "s", "f"), [((20, 20), 0.9, 0.05), ((50, 5000), 0.9, 0.01)])
+def test_union_interval_of_precision_at_a_prevalence_covers(sizes, s, f):
+    rng = np.random.default_rng(5)
+    n_pos, n_neg = sizes
+    pi = 0.005
+    truth = float(rate_value("precision", s, f, pi))
+    sims = 4000
+    kp = rng.binomial(n_pos, s, sims)
+    kf = rng.binomial(n_neg, f, sims)
+    hits = 0
+    for a, b in zip(kp, kf, strict=True):
+        lo, hi = rate_interval("precision", int(a), n_pos, int(b), n_neg, pi, 0.95)
+        hits += lo <= truth <= hi
+    cover = hits / sims
+    assert cover >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / sims)
+
+
+def test_precision_curve_over_prevalence():
+    cm = [[4950, 50], [3, 17]]
+    curve = precision_curve(cm, [0.001, 0.00425, 0.05, 0.5])
+    assert np.all(np.diff(curve["median"]) > 0)  # precision grows with the prevalence
+    assert np.all(curve["lower"] < curve["median"]) and np.all(curve["median"] < curve["upper"])
+    assert np.all(curve["exact_lower"] <= curve["lower"]) and np.all(curve["upper"] <= curve["exact_upper"])
+
+
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"metric": "auc"}, "metric must be one of"),
+        ({"metric": "recall", "design": "cluster"}, "design"),
+        ({"metric": "precision", "prevalence": 1.5}, "prevalence"),
+        ({"metric": "precision", "prevalence": 0.1, "design": "random"}, "stratified"),
+        ({"metric": "cohen_kappa", "label": 1}, "takes no label"),
+        ({"metric": "recall", "label": 7}, "not a class"),
+        ({"metric": "kappa", "n_draws": 5}, "n_draws"),
+    ],
+)
+def test_bad_input(kwargs, match):
+    with pytest.raises(bacc.BaccError, match=match):
+        bacc.posterior_metric([[42, 3], [6, 4]], **kwargs)
+
+
+def test_a_custom_function_of_the_cell_probabilities():
+    def youden(P):
+        r = P.sum(axis=-1)
+        return P[..., 1, 1] / r[..., 1] + P[..., 0, 0] / r[..., 0] - 1
+
+    r = bacc.posterior_metric([[42, 3], [6, 4]], youden, n_draws=50_000)
+    ref = bacc.posterior_metric([[42, 3], [6, 4]], "informedness", n_draws=50_000)
+    assert r.sample == pytest.approx(ref.sample, abs=1e-12)
+    assert abs(r.mean - ref.mean) < 5 * np.hypot(r.mc_se["mean"], ref.mc_se["mean"])
