@@ -32,13 +32,13 @@ from .intervals import (
     exact_interval,
     fold_sem_interval,
 )
+from .metric_posterior import MetricPosterior, posterior_metric
 from .posterior import (
     BalancedAccuracyPosterior,
     posterior_accuracy,
     posterior_balanced_accuracy,
     posterior_class_accuracies,
 )
-from .metric_posterior import MetricPosterior, posterior_metric
 from .ranking import Ranking, rank, rank_paired
 from .significance import BinomialTest, McNemarTest, binomial_test, mcnemar_exact
 from .simulation import CoverageResult, MethodCoverage, coverage

@@ -97,7 +97,6 @@ def population_metric(metric: str, P: np.ndarray) -> np.ndarray:
     ndarray, shape ``(...)`` or ``(..., l)`` for per-class metrics
     """
     P = np.asarray(P, dtype=float)
-    l = P.shape[-1]
     r = P.sum(axis=-1)
     c = P.sum(axis=-2)
     d = np.diagonal(P, axis1=-2, axis2=-1)
