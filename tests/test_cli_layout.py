@@ -189,3 +189,36 @@ def test_many_groups_use_the_batch_in_json_and_csv(capsys, tmp_path):
     row = next(r for r in rows if r["name"].endswith("7"))
     assert float(row["posterior_mean"]) == pytest.approx(ev.balanced_accuracy.mean(), abs=1e-9)
     assert float(row["p_above_chance"]) == pytest.approx(ev.p_above_chance, abs=1e-9)
+
+
+def test_metrics_table_is_opt_in_and_fits(capsys):
+    code, out, _ = run(capsys, "evaluate", "--matrix", "4950,50;3,17")
+    assert "other metrics" not in out
+    code, out, _ = run(capsys, "evaluate", "--matrix", "4950,50;3,17", "--metrics",
+                       "--prevalence", "0.00425")
+    assert code == 0 and "other metrics at prevalence 0.00425" in out
+    assert max(map(len, out.splitlines())) <= WIDTH
+    p = bacc.posterior_metric([[4950, 50], [3, 17]], "precision", label=1, prevalence=0.00425)
+    line = next(x for x in out.splitlines() if x.startswith("precision (1)"))
+    assert f"[{p.lower:.4f}, {p.upper:.4f}]" in line and "exact" in line
+    _, js, _ = run(capsys, "evaluate", "--matrix", "30,4,2;5,25,6;1,3,40", "--metrics",
+                   "--format", "json")
+    d = json.loads(js)
+    kappa = next(m for m in d["metrics"] if m["metric"] == "cohen_kappa")
+    assert kappa["exact"] is False and kappa["mc_se"]["mean"] < 1e-3
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["evaluate", "--matrix", "42,3;6,4", "--prevalence", "0.1"], "needs --metrics"),
+        (["evaluate", "--matrix", "4,1,1;1,4,1;1,1,4", "--metrics", "--prevalence", "0.1"],
+         "two classes"),
+        (["evaluate", "--matrix", "42,3;6,4", "--metrics", "--prevalence", "1.5"], "prevalence"),
+    ],
+)
+def test_prevalence_errors(capsys, args, needle):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and needle in err
+    if "1.5" in args or "needs" in needle:
+        assert out == ""  # checked before any work

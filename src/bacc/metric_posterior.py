@@ -261,7 +261,8 @@ class MetricPosterior:
     prevalence : tuple of float or None
         The prevalence used (stratified design), per class.
     sample : float
-        The sample value (:mod:`bacc.metrics`).
+        The sample value (:mod:`bacc.metrics`); with ``prevalence=``, the plug-in value at that
+        prevalence (the test set's row rates, reweighted).
     distribution : distribution object
         The posterior: ``cdf, sf, pdf, ppf, isf, mean, var, std, median, mode, interval, rvs``.
     exact : bool
@@ -467,7 +468,14 @@ def posterior_metric(
         raise BaccError(f"{metric} is a metric of the whole matrix; it takes no label")
     else:
         i = None
-    sample = _sample_value(metric, cm, i)
+    if prevalence is None:
+        sample = _sample_value(metric, cm, i)
+    else:
+        # the plug-in value at the given prevalence: the test set's row rates, reweighted
+        with np.errstate(divide="ignore", invalid="ignore"):
+            R = np.where(has[:, None], C / np.where(has, n_i, 1.0)[:, None], 0.0)
+        v = population_metric(metric, prev[:, None] * R)
+        sample = float(v if i is None else v[i])
     prev_t = None if prev is None else tuple(float(v) for v in prev)
     exact = _exact(metric, i, C, design, prev, l)
     if exact is not None:

@@ -41,6 +41,7 @@ from .results import (
     batch_summary,
     compare_items,
     evaluate_items,
+    metric_results,
     rank_results,
     resolve_paired,
 )
@@ -75,6 +76,16 @@ def _left_out(n: int) -> None:
 
 def evaluate(args) -> int:
     """``bacc evaluate``: a table per input (a summary for many), JSON or CSV."""
+    if args.prevalence is not None:
+        # checked before any work
+        if not args.metrics:
+            raise BaccError("--prevalence needs --metrics (it sets the prevalence of those metrics)")
+        from ..prevalence import check_prevalence
+
+        try:
+            check_prevalence(args.prevalence)
+        except BaccError as exc:
+            raise BaccError(f"--prevalence: {exc}") from None
     settings = Settings.from_args(args)
     items = _load(args)
     many = len(items) > DETAIL_LIMIT
@@ -93,7 +104,11 @@ def evaluate(args) -> int:
     results = evaluate_items(items, settings)
     report_warnings(results)
     if args.format == "json":
-        dump_json(result_dict(results[0]) if len(results) == 1 else [result_dict(r) for r in results])
+        dicts = [result_dict(r) for r in results]
+        if args.metrics:
+            for d, r in zip(dicts, results, strict=True):
+                d["metrics"] = [m.to_dict() for m in metric_results(r, settings, args.prevalence)]
+        dump_json(dicts[0] if len(dicts) == 1 else dicts)
         return 0
     if args.format == "csv":
         write_csv(CSV_COLUMNS, [row for r in results for row in csv_rows(r)])
@@ -101,6 +116,7 @@ def evaluate(args) -> int:
     if len(results) == 1:
         out(title(results[0]))
         out(full_table(results[0], classes=args.details is not False))
+        _metrics_section(args, results[0], settings)
         return 0
     out(f"{len(results)} evaluations, balanced accuracy ({results[0].exact.method} exact interval):")
     out(summary(results))
@@ -109,9 +125,23 @@ def evaluate(args) -> int:
             out()
             out(title(r))
             out(full_table(r))
+            _metrics_section(args, r, settings)
     else:
         _left_out(len(results))
     return 0
+
+
+def _metrics_section(args, r, settings) -> None:
+    """The ``--metrics`` table of one input (opt-in: the default output stays short)."""
+    if not getattr(args, "metrics", False):
+        return
+    from ..display.text import metric_table
+
+    res = metric_results(r, settings, args.prevalence)
+    out()
+    at = "" if args.prevalence is None else f" at prevalence {args.prevalence:g}"
+    out(wrapped(f"other metrics{at} (stratified design; MC: Monte Carlo +- its error):"))
+    out(metric_table(res, settings.confidence))
 
 
 def compare(args) -> int:

@@ -159,6 +159,14 @@ def build_parser() -> argparse.ArgumentParser:
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["table", "json", "csv"], default="table",
                    help="table (default), json, or csv (one row per measure and class), e.g. --format json")
+    o.add_argument("--metrics", action="store_true",
+                   help="also the posterior of accuracy, macro F1, kappa, Matthews, G-mean, "
+                        "informedness and, for two classes, precision, recall, specificity, F1 "
+                        "and balanced precision of the second class, e.g. --metrics")
+    o.add_argument("--prevalence", type=float, metavar="P",
+                   help="with --metrics, two classes: the share of the second class the "
+                        "classifier will meet (precision, F1 and accuracy at it), e.g. "
+                        "--prevalence 0.005")
     o.add_argument("--details", action=argparse.BooleanOptionalAction, default=None,
                    help=f"print per-class tables for every evaluation (default: only when there are "
                         f"at most {DETAIL_LIMIT}), e.g. --no-details")

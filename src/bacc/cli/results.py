@@ -30,6 +30,7 @@ __all__ = [
     "compare_items",
     "evaluate_item",
     "evaluate_items",
+    "metric_results",
     "rank_results",
 ]
 
@@ -269,6 +270,41 @@ def resolve_paired(settings: Settings, items: Sequence[Item]) -> tuple[Settings,
             "posterior is used; --no-paired treats them as independent"
         )
     return dataclasses.replace(settings, paired=False), None
+
+
+#: Metrics of the whole matrix in ``--metrics`` tables, and per-class ones for two classes.
+WHOLE_METRICS = ("accuracy", "macro_f1", "cohen_kappa", "matthews", "g_mean", "informedness")
+CLASS_METRICS = ("precision", "recall", "specificity", "f1", "balanced_precision")
+
+
+def metric_results(r: Evaluated, settings: Settings, prevalence: float | None) -> list:
+    """The posteriors of ``--metrics`` for one evaluated input (:func:`bacc.posterior_metric`):
+    the whole-matrix metrics and, for two classes, the second class's per-class metrics (at
+    ``prevalence`` when given).
+
+    Raises
+    ------
+    BaccError
+        ``prevalence`` with more than two classes, or a bad value; named by the input.
+    """
+    from ..metric_posterior import posterior_metric
+
+    cm = r.item.confusion
+    out = []
+    try:
+        if prevalence is not None and cm.n_classes != 2:
+            raise BaccError("--prevalence is for two classes (the share of the second class, "
+                            f"{cm.labels[-1]!r} here); this input has {cm.n_classes}")
+        for m in WHOLE_METRICS:
+            out.append(posterior_metric(cm, m, confidence=settings.confidence,
+                                        prevalence=prevalence))
+        if cm.n_classes == 2:
+            for m in CLASS_METRICS:
+                out.append(posterior_metric(cm, m, label=cm.labels[1],
+                                            confidence=settings.confidence, prevalence=prevalence))
+    except BaccError as exc:
+        raise BaccError(f"{r.name}: {exc}") from None
+    return out
 
 
 def _paired_prior(settings: Settings) -> float:

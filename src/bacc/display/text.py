@@ -38,6 +38,7 @@ __all__ = [
     "interval_text",
     "interval_title",
     "mcnemar_line",
+    "metric_table",
     "mcnemar_rows",
     "mcnemar_text",
     "ranking_rows",
@@ -307,6 +308,21 @@ def confusion_text(cm, width: int = WIDTH) -> str:
         head.append(f"({l - keep} predicted-class columns left out to fit {width} columns; "
                     "cm.counts holds them all)")
     return "\n".join([*head, *align(header, rows, width=None)])
+
+
+def metric_table(results, confidence: float) -> str:
+    """Terminal table of :class:`bacc.MetricPosterior` results: sample value, posterior mean,
+    central credible interval, and how each was computed (exact, or Monte Carlo with its
+    error)."""
+    pct = fmt.percent(confidence)
+    header = ["metric", "sample", "mean", f"{pct} credible", "computed"]
+    rows = []
+    for r in results:
+        name = r.metric + ("" if r.label is None else f" ({r.label})")
+        how = "exact" if r.exact else f"MC +- {fmt.significant(max(r.mc_se.values()), 1)}"
+        rows.append([name, fmt.number(r.sample), fmt.number(r.mean),
+                     fmt.interval(r.lower, r.upper), how])
+    return "\n".join(align(header, rows))
 
 
 # ----------------------------------------------------------------------------------------------
