@@ -224,22 +224,35 @@ def test_simulation_based_calibration(metric, design, exact, label):
 
 
 # ----------------------------------------------------------------------------------------------
-# the exact interval of precision at a prevalence keeps its coverage
-@pytest.mark.parametrize(("sizes", "s", "f"), [((20, 20), 0.9, 0.05), ((50, 5000), 0.9, 0.01)])
-def test_union_interval_of_precision_at_a_prevalence_covers(sizes, s, f):
-    rng = np.random.default_rng(5)
-    n_pos, n_neg = sizes
-    pi = 0.005
-    truth = float(rate_value("precision", s, f, pi))
-    sims = 4000
-    kp = rng.binomial(n_pos, s, sims)
-    kf = rng.binomial(n_neg, f, sims)
-    hits = 0
-    for a, b in zip(kp, kf, strict=True):
-        lo, hi = rate_interval("precision", int(a), n_pos, int(b), n_neg, pi, 0.95)
-        hits += lo <= truth <= hi
-    cover = hits / sims
-    assert cover >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / sims)
+# the exact interval of precision at a prevalence keeps its coverage (bacc.coverage)
+@pytest.mark.parametrize("prevalence", [0.005, 0.05, 0.5])
+@pytest.mark.parametrize("sizes", [(20, 20), (5000, 50)])
+@pytest.mark.parametrize("acc", [(0.95, 0.9), (0.99, 0.8), (0.999, 0.98)])
+def test_union_interval_of_precision_at_a_prevalence_keeps_its_coverage(prevalence, sizes, acc):
+    r = bacc.coverage("union", sizes, acc, metric="precision", prevalence=prevalence,
+                      n_sim=20_000, random_state=1)
+    m = r["union"]
+    assert r.true_value == pytest.approx(float(rate_value("precision", acc[1], 1 - acc[0], prevalence)))
+    assert m.coverage >= 0.95 - 3 * m.mc_se, (m.coverage, m.mc_se)
+
+
+def test_coverage_intervals_are_those_of_rate_interval():
+    """The simulation's vectorised intervals equal the one-by-one function."""
+    seen = {}
+
+    def record(k, n, confidence, sides):
+        from bacc.simulation import _precision_union
+
+        lo, hi = _precision_union(k, n, confidence, sides, 0.005)
+        for row, a, b in zip(k[:20], lo[:20], hi[:20], strict=True):
+            seen[tuple(row)] = (a, b)
+        return lo, hi
+
+    bacc.coverage(record, (5000, 50), (0.99, 0.9), metric="precision", prevalence=0.005,
+                  n_sim=50, random_state=0)
+    for (k0, k1), (a, b) in seen.items():
+        lo, hi = rate_interval("precision", k1, 50, 5000 - k0, 5000, 0.005, 0.95)
+        assert (a, b) == pytest.approx((lo, hi), abs=1e-15)
 
 
 def test_precision_curve_over_prevalence():

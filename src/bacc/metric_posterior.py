@@ -354,7 +354,8 @@ def posterior_metric(
     design: str = "stratified",
     prevalence=None,
     confidence: float = 0.95,
-    n_draws: int = 100_000,
+    n_draws: int | None = None,
+    mc_error: float = 1e-3,
     random_state=0,
     rows: str = "true",
 ) -> MetricPosterior | list[MetricPosterior]:
@@ -381,8 +382,12 @@ def posterior_metric(
         Default: the test set's.
     confidence : float
         Mass of the central credible interval.
-    n_draws : int
-        Posterior draws of a Monte Carlo metric (default 100 000).
+    n_draws : int, optional
+        Posterior draws of a Monte Carlo metric. Default: as many as it takes (from 5 000,
+        doubling, at most 1 280 000) for the Monte Carlo standard errors of the mean, median and
+        interval ends to fall to ``mc_error``.
+    mc_error : float
+        Target Monte Carlo standard error when ``n_draws`` is not given (default 1e-3).
     random_state : int, Generator or None
         Seed of the draws (default 0: results repeat).
     rows : {"true", "predicted"}
@@ -430,7 +435,11 @@ def posterior_metric(
     """
     c = check_confidence(confidence)
     check_choice(design, ("stratified", "random"), "design")
-    check_int(n_draws, "n_draws", 100, MAX_SIMULATIONS)
+    if n_draws is not None:
+        check_int(n_draws, "n_draws", 100, MAX_SIMULATIONS)
+    if isinstance(mc_error, bool) or not isinstance(mc_error, int | float) or not (
+            1e-6 <= mc_error <= 0.1):
+        raise BaccError(f"mc_error must be a number between 1e-6 and 0.1, got {mc_error!r}")
     cm = as_confusion_matrix(cm, rows=rows)
     C = cm.counts.astype(float)
     l = cm.n_classes
@@ -451,7 +460,7 @@ def posterior_metric(
         fn = metric
         name = getattr(metric, "__name__", "custom metric")
         sample = float(np.asarray(fn((C / C.sum())[None]))[0])
-        return _monte_carlo(name, None, fn, C, design, prev, sample, n_draws, rng, c)
+        return _monte_carlo(name, None, fn, C, design, prev, sample, (n_draws, mc_error), rng, c)
     if not isinstance(metric, str) or metric not in METRICS:
         raise BaccError(f"metric must be one of {', '.join(METRICS)} or a function of P, "
                         f"got {metric!r}")
@@ -459,7 +468,8 @@ def posterior_metric(
     if per_class:
         if label is None:
             return [posterior_metric(cm, metric, label=lab, design=design, prevalence=prevalence,
-                                     confidence=c, n_draws=n_draws, random_state=rng)
+                                     confidence=c, n_draws=n_draws, mc_error=mc_error,
+                                     random_state=rng)
                     for lab in cm.labels]
         if label not in cm.labels:
             raise BaccError(f"label {label!r} is not a class of the matrix {list(cm.labels)!r}")
@@ -486,7 +496,8 @@ def posterior_metric(
         v = population_metric(metric, P)
         return v if i is None else v[..., i]
 
-    return _monte_carlo(metric, label, fn, C, design, prev, sample, n_draws, rng, c, prev_t)
+    return _monte_carlo(metric, label, fn, C, design, prev, sample, (n_draws, mc_error), rng, c,
+                        prev_t)
 
 
 def _prevalence_vector(prevalence, n_i: np.ndarray, l: int) -> np.ndarray:
@@ -548,7 +559,13 @@ def _exact(metric, i, C, design, prev, l):
     return None
 
 
-def _monte_carlo(name, label, fn, C, design, prev, sample, n_draws, rng, c, prev_t=None):
+#: Adaptive Monte Carlo: first round, and most draws.
+FIRST_DRAWS, MOST_DRAWS = 5_000, 1_280_000
+
+
+def _monte_carlo(name, label, fn, C, design, prev, sample, budget, rng, c, prev_t=None):
+    n_draws, target = budget
+
     def resample(k: int, g: np.random.Generator) -> np.ndarray:
         out = np.empty(k)
         step = max(1, 2_000_000 // C.size)
@@ -557,7 +574,17 @@ def _monte_carlo(name, label, fn, C, design, prev, sample, n_draws, rng, c, prev
             out[s : s + m] = np.asarray(fn(_draw_P(C, design, prev, m, g)), dtype=float)
         return out
 
-    dist = SampleDistribution(resample(n_draws, rng), resample)
+    if n_draws is not None:
+        dist = SampleDistribution(resample(n_draws, rng), resample)
+    else:
+        draws = resample(FIRST_DRAWS, rng)
+        while True:
+            dist = SampleDistribution(draws, resample)
+            q = [(1 - c) / 2, 0.5, (1 + c) / 2]
+            worst = max(dist.mean_se, float(np.max(dist.quantile_se(q))))
+            if worst <= target or draws.size >= MOST_DRAWS:
+                break
+            draws = np.concatenate([draws, resample(draws.size, rng)])
     return _summarise(name, label, design, prev_t, sample, dist, False,
                       f"Monte Carlo, {dist.n_draws} posterior draws", c)
 

@@ -81,6 +81,18 @@ def _line(rate: str, t: float, pi: float) -> tuple[float, float]:
     return (t - q) / pi, q / pi
 
 
+PANELS = 40  # panels of the outer rule (16 Gauss-Legendre nodes each)
+
+
+def _gauss(edges: np.ndarray, nodes: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes and weights of ``nodes``-point Gauss-Legendre on each panel between ``edges``."""
+    x, w = np.polynomial.legendre.leggauss(nodes)
+    half = 0.5 * np.diff(edges)
+    mid = 0.5 * (edges[1:] + edges[:-1])
+    return ((mid[:, None] + half[:, None] * x[None, :]).ravel(),
+            (half[:, None] * w[None, :]).ravel())
+
+
 def _quantiles(v: np.ndarray, d: BetaPosterior) -> np.ndarray:
     """Beta quantiles at ``v``: scipy's inverse, or bacc's CDF-verified one at the large
     parameters where scipy's is wrong (``bacc._engine.beta``)."""
@@ -122,12 +134,13 @@ class RateAtPrevalence(ContinuousDistribution):
     the line ``s = a_t + b_t f`` (so that the inner distribution function is smooth on the
     scale of the outer one), taken in that variable's probability scale:
     ``integral_0^1 F_s(a_t + b_t Q_f(v)) dv`` or ``integral_0^1 SF_f((Q_s(v) - a_t) / b_t) dv``,
-    split where the line leaves the unit square (the integrand is constant beyond), by
-    composite 16-point Gauss-Legendre on panels that halve towards both ends of the rest (656
-    nodes, ``Q`` from :func:`scipy.special.betaincinv` (bacc's CDF-verified quantiles beyond
-    ``a + b = 1e7``, where scipy's are wrong), ``F`` from
-    :func:`scipy.special.betainc`). The tests compare with mpmath quadrature (1e-9).
-    Quantiles are solved on the CDF (Brent, to 1e-12); the mean and variance are the double integrals of the rate and its square over
+    by composite 16-point Gauss-Legendre over the outer variable's range (40 panels between
+    its 1e-15 quantiles, halving towards an end where its density is infinite); the one panel
+    where the line leaves the unit square (a kink) is integrated again in two parts. ``F``
+    from :func:`scipy.special.betainc`, quantiles from :func:`scipy.special.betaincinv`
+    (bacc's CDF-verified ones beyond ``a + b = 1e7``, where scipy's are wrong). The tests
+    compare with mpmath quadrature (1e-9). Quantiles are solved on the CDF for all levels at
+    once (Illinois regula falsi, to 1e-13); the mean and variance are the double integrals of the rate and its square over
     both probability scales, with the same rule.
     """
 
@@ -148,57 +161,65 @@ class RateAtPrevalence(ContinuousDistribution):
         return 0.0, 1.0
 
     def _rule(self):
-        """Which variable is outer (the narrower along the line, see the class notes), and a
-        composite Gauss-Legendre rule on (0, 1) whose panels halve towards both ends."""
+        """The outer variable (the narrower along the line, see the class notes), and a
+        composite Gauss-Legendre rule over its range (its 1e-15 quantiles), with panels that
+        halve towards an end where its density is infinite: nodes, weights times the outer
+        density, and panel edges."""
         if self._nodes is None:
             S, F = self.sensitivity, self.fpr
             _, b_mid = _line(self.rate, 0.5, self.prevalence)
             outer_is_s = S.std() < b_mid * F.std()
-            k = np.arange(1, 41)
-            left = np.concatenate([[0.0], 0.5 ** k[::-1]])
-            edges = np.unique(np.concatenate([left, [0.5], 1.0 - left[::-1]]))
-            x, w = np.polynomial.legendre.leggauss(16)
-            half = 0.5 * np.diff(edges)
-            mid = 0.5 * (edges[1:] + edges[:-1])
-            v = (mid[:, None] + half[:, None] * x[None, :]).ravel()
-            wv = (half[:, None] * w[None, :]).ravel()
-            self._nodes = (outer_is_s, v, wv)
+            O = S if outer_is_s else F
+            lo, hi = (float(v) for v in _quantiles(np.array([1e-15, 1 - 1e-15]), O))
+            lo = 0.0 if O.a < 1 else lo
+            hi = 1.0 if O.b < 1 else hi
+            edges = np.linspace(lo, hi, PANELS + 1)
+            first = edges[1] - edges[0]
+            graded = first * 0.5 ** np.arange(1, 40)
+            if O.a < 1:
+                edges = np.concatenate([[lo], lo + graded[::-1], edges[1:]])
+            if O.b < 1:
+                edges = np.concatenate([edges[:-1], hi - graded, [hi]])
+            u, w = _gauss(edges)
+            dens = np.nan_to_num(np.asarray(O.pdf(u), dtype=float), posinf=0.0)
+            self._nodes = (outer_is_s, u, w * dens, edges)
         return self._nodes
 
-    def _cdf_many(self, t: np.ndarray) -> np.ndarray:
-        """``P(rate <= t)`` for ``0 < t < 1`` (array).
-
-        The line ``s = a + b f`` leaves the unit square where the integrand becomes constant
-        (a kink): the integral is split there, in the outer variable's probability scale, and
-        the rule is mapped onto the part between the kinks."""
+    def _inner(self, outer_is_s, u, a, b):
+        """The inner probability at outer values ``u`` for lines ``(a, b)`` (broadcast)."""
         from scipy.special import betainc
 
-        outer_is_s, v, wv = self._rule()
         S, F = self.sensitivity, self.fpr
-        out = np.empty(t.shape)
-        for k, ti in enumerate(t):
-            a, b = _line(self.rate, float(ti), self.prevalence)
-            if outer_is_s:
-                # P(s <= a + b f) = P(s <= a) + integral over a < s < a + b of SF_f((s - a)/b)
-                v_lo = float(betainc(S.a, S.b, min(1.0, max(0.0, a))))
-                v_hi = float(betainc(S.a, S.b, min(1.0, max(0.0, a + b))))
-                base = v_lo
-            else:
-                # integral over f of F_s(a + b f): 0 where a + b f <= 0, 1 where it is >= 1
-                v_lo = float(betainc(F.a, F.b, min(1.0, max(0.0, -a / b))))
-                v_hi = float(betainc(F.a, F.b, min(1.0, max(0.0, (1.0 - a) / b))))
-                base = 1.0 - v_hi
-            if v_hi <= v_lo:
-                out[k] = base
-                continue
-            vv = v_lo + (v_hi - v_lo) * v
-            if outer_is_s:
-                q = _quantiles(vv, S)
-                inner = 1.0 - betainc(F.a, F.b, np.clip((q - a) / b, 0.0, 1.0))
-            else:
-                q = _quantiles(vv, F)
-                inner = betainc(S.a, S.b, np.clip(a + b * q, 0.0, 1.0))
-            out[k] = base + (v_hi - v_lo) * float(inner @ wv)
+        if outer_is_s:
+            # P(s <= a + b f) given s = u: P(f >= (u - a) / b)
+            return 1.0 - betainc(F.a, F.b, np.clip((u - a) / b, 0.0, 1.0))
+        return betainc(S.a, S.b, np.clip(a + b * u, 0.0, 1.0))
+
+    def _cdf_many(self, t: np.ndarray) -> np.ndarray:
+        """``P(rate <= t)`` for ``0 < t < 1`` (array), all at once.
+
+        Where the line ``s = a + b f`` leaves the unit square the integrand has a kink: the one
+        panel holding it is integrated again in two parts split there."""
+        outer_is_s, u, wd, edges = self._rule()
+        O = self.sensitivity if outer_is_s else self.fpr
+        ab = np.array([_line(self.rate, float(ti), self.prevalence) for ti in t])
+        a, b = ab[:, 0:1], ab[:, 1:2]
+        out = self._inner(outer_is_s, u[None, :], a, b) @ wd
+        kinks = np.column_stack([a, a + b]) if outer_is_s else np.column_stack([-a / b, (1 - a) / b])
+        for k in range(t.size):
+            for uc in kinks[k]:
+                if not edges[0] < uc < edges[-1]:
+                    continue
+                j = int(np.searchsorted(edges, uc)) - 1
+                e0, e1 = edges[j], edges[j + 1]
+                if uc <= e0 or uc >= e1:
+                    continue
+                sel = (u >= e0) & (u <= e1)
+                old = float(self._inner(outer_is_s, u[sel], a[k, 0], b[k, 0]) @ wd[sel])
+                uu, ww = _gauss(np.array([e0, uc, e1]))
+                dd = np.nan_to_num(np.asarray(O.pdf(uu), dtype=float), posinf=0.0)
+                new = float(self._inner(outer_is_s, uu, a[k, 0], b[k, 0]) @ (ww * dd))
+                out[k] += new - old
         return np.clip(out, 0.0, 1.0)
 
     def _cdf1(self, t: float) -> float:
@@ -231,28 +252,51 @@ class RateAtPrevalence(ContinuousDistribution):
         out = (np.asarray(self.cdf(hi)) - np.asarray(self.cdf(lo))) / np.maximum(hi - lo, 1e-300)
         return out if out.ndim else float(out)
 
-    def _ppf1(self, q: float) -> float:
-        from scipy.optimize import brentq
-
-        if q <= 0.0:
-            return 0.0
-        if q >= 1.0:
-            return 1.0
-        # start from the rate at the quantiles of s and f (monotone): brackets the answer
-        lo, hi = 1e-15, 1.0 - 1e-15
-        if self._cdf1(lo) >= q:
-            return 0.0
-        if self._cdf1(hi) <= q:
-            return 1.0
-        return float(brentq(lambda t: self._cdf1(t) - q, lo, hi, xtol=1e-13, rtol=1e-12))
+    def _bounds(self) -> tuple[float, float]:
+        """Rates that bracket all but 4e-12 of the mass (the rate is monotone in s and f)."""
+        S, F = self.sensitivity, self.fpr
+        e = np.array([1e-12, 1 - 1e-12])
+        qs, qf = _quantiles(e, S), _quantiles(e, F)
+        lo = float(np.nan_to_num(rate_value(self.rate, qs[0], qf[1], self.prevalence), nan=0.0))
+        hi = float(np.nan_to_num(rate_value(self.rate, qs[1], qf[0], self.prevalence), nan=1.0))
+        return max(lo, 1e-300), min(hi, 1.0 - 1e-16)
 
     def ppf(self, q):
-        """Quantiles: the ``t`` with ``cdf(t) = q`` (Brent's method on the CDF)."""
+        """Quantiles: the ``t`` with ``cdf(t) = q``, for all levels at once (a bracketing grid
+        of 24 points, then Illinois regula falsi to 1e-13)."""
         q = np.asarray(q, dtype=float)
         if np.any((q < 0) | (q > 1) | np.isnan(q)):
             raise BaccError("quantile levels must lie in [0, 1]")
-        out = np.vectorize(self._ppf1, otypes=[float])(q)
+        flat = q.ravel()
+        out = np.where(flat <= 0.0, 0.0, 1.0)
+        inner = (flat > 0.0) & (flat < 1.0)
+        if inner.any():
+            out[inner] = self._solve(flat[inner])
+        out = out.reshape(q.shape)
         return out if out.ndim else float(out)
+
+    def _solve(self, q: np.ndarray) -> np.ndarray:
+        lo, hi = self._bounds()
+        grid = np.linspace(lo, hi, 24)
+        G = self._cdf_many(grid)
+        j = np.clip(np.searchsorted(G, q), 1, grid.size - 1)
+        a, b = grid[j - 1], grid[j]
+        fa, fb = G[j - 1] - q, G[j] - q
+        x = b.copy()
+        side = np.zeros(q.size)
+        for _ in range(60):
+            x = np.where(fb != fa, b - fb * (b - a) / np.where(fb != fa, fb - fa, 1.0), 0.5 * (a + b))
+            x = np.clip(x, np.minimum(a, b), np.maximum(a, b))
+            fx = self._cdf_many(x) - q
+            left = np.sign(fx) == np.sign(fb)
+            # Illinois: halve the retained end's value when the same end is kept twice
+            a = np.where(left, a, b)
+            fa = np.where(left, np.where(side == -1, fa / 2, fa), fb)
+            side = np.where(left, -1, 1)
+            b, fb = x, fx
+            if np.all((np.abs(b - a) < 1e-13) | (fx == 0)):
+                break
+        return x
 
     def isf(self, q):
         """Inverse survival function."""
@@ -260,13 +304,16 @@ class RateAtPrevalence(ContinuousDistribution):
 
     def _mom(self) -> tuple[float, float]:
         if self._moments is None:
-            # E[g(s, f)] = integral over (0, 1)^2 of g(Q_s(v), Q_f(w)): the same graded rule in
-            # both probability scales (g is bounded and smooth inside the square)
-            _, v, wv = self._rule()
+            # E[g(s, f)] = integral over (0, 1)^2 of g(Q_s(v), Q_f(w)), by composite
+            # Gauss-Legendre on panels halving towards 0 and 1 in both probability scales (g is
+            # bounded and smooth inside the square)
+            k = np.arange(1, 25)
+            left = np.concatenate([[0.0], 0.5 ** k[::-1]])
+            v, wv = _gauss(np.unique(np.concatenate([left, [0.5], 1.0 - left[::-1]])), 8)
             qs = _quantiles(v, self.sensitivity)
             qf = _quantiles(v, self.fpr)
             g = rate_value(self.rate, qs[:, None], qf[None, :], self.prevalence)
-            g = np.nan_to_num(g, nan=0.0)
+            g[np.isnan(g)] = 0.0
             m1 = float(wv @ g @ wv)
             m2 = float(wv @ (g * g) @ wv)
             self._moments = (m1, max(0.0, m2 - m1 * m1))

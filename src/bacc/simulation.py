@@ -138,6 +138,7 @@ class CoverageResult:
     sides: str
     metric: str
     weights: tuple[float, ...]
+    prevalence: float | None = None
 
     def __getitem__(self, name: str) -> MethodCoverage:
         for m in self.methods:
@@ -161,6 +162,7 @@ class CoverageResult:
             "sides": self.sides,
             "metric": self.metric,
             "weights": [float(w) for w in self.weights],
+            "prevalence": self.prevalence,
             "methods": [m.to_dict() for m in self.methods],
         }
 
@@ -270,6 +272,8 @@ def _intervals(method, k, n, w, confidence, sides, metric, prior):
     if callable(method):
         lo, hi = method(k, n, confidence, sides)
         return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    if metric == "precision":
+        return _precision_union(k, n, confidence, sides, prior)
     if metric == "accuracy":
         kt = k.sum(axis=1)
         nt = int(n.sum())
@@ -294,6 +298,22 @@ def _intervals(method, k, n, w, confidence, sides, metric, prior):
     )
 
 
+def _precision_union(k, n, confidence, sides, pi):
+    """The union interval of the precision at prevalence ``pi`` for every simulated test set
+    (``prior`` carries ``pi`` here): Clopper-Pearson bounds on sensitivity and false-positive
+    rate at ``delta / 2`` each (per side for one-sided bounds), mapped through the formula."""
+    from .intervals import clopper_pearson
+    from .prevalence import rate_value
+
+    c_each = 1.0 - (1.0 - confidence) / 2.0
+    s_lo, s_hi = clopper_pearson(k[:, 1], int(n[1]), confidence=c_each, sides=sides)
+    f_lo, f_hi = clopper_pearson(n[0] - k[:, 0], int(n[0]), confidence=c_each,
+                                 sides={"lower": "upper", "upper": "lower"}.get(sides, sides))
+    lo = np.nan_to_num(rate_value("precision", s_lo, f_hi, pi), nan=0.0)
+    hi = np.nan_to_num(rate_value("precision", s_hi, f_lo, pi), nan=1.0)
+    return lo, hi
+
+
 def _check_methods(methods, metric: str) -> list:
     if isinstance(methods, str) or callable(methods):
         methods = [methods]
@@ -311,6 +331,8 @@ def _check_methods(methods, metric: str) -> list:
         if not isinstance(m, str) or m not in COVERAGE_METHODS:
             choices = ", ".join(repr(x) for x in COVERAGE_METHODS)
             raise BaccError(f"unknown coverage method {m!r}; choose from {choices} or a callable")
+        if metric == "precision" and m != "union":
+            raise BaccError("for metric='precision' the method is 'union' (or a callable)")
         if metric == "balanced_accuracy" and m == "clopper-pearson":
             raise BaccError(
                 "method 'clopper-pearson' is for metric='accuracy'; for the balanced accuracy "
@@ -361,6 +383,7 @@ def coverage(
     weights=None,
     prior=(1.0, 1.0),
     progress: bool = False,
+    prevalence: float | None = None,
 ) -> CoverageResult:
     """Simulate test sets from a known truth and measure each interval method's coverage.
 
@@ -383,8 +406,13 @@ def coverage(
         Number of simulated test sets.
     random_state : None, int or numpy.random.Generator
         Seed or generator for :func:`numpy.random.default_rng`.
-    metric : {"balanced_accuracy", "accuracy"}
-        Target: ``sum w_i p_i`` or the accuracy ``sum n_i p_i / sum n_i`` (class sizes fixed).
+    metric : {"balanced_accuracy", "accuracy", "precision"}
+        Target: ``sum w_i p_i``, the accuracy ``sum n_i p_i / sum n_i`` (class sizes fixed), or
+        (two classes: negatives first, positives second) the precision at ``prevalence``,
+        ``pi p_2 / (pi p_2 + (1 - pi)(1 - p_1))``; its method is ``"union"``, the exact
+        interval of :func:`bacc.prevalence.rate_interval` (Clopper-Pearson bounds on the
+        sensitivity and the false-positive rate at ``delta / 2`` each, mapped through the
+        monotone formula).
     sides : {"two", "lower", "upper"}
     weights : array_like, optional
         Class weights of the balanced accuracy (default equal).
@@ -393,6 +421,9 @@ def coverage(
     progress : bool
         Draw a progress bar (one step per method) on standard error when it is a terminal and
         the run takes more than half a second.
+    prevalence : float, optional
+        With ``metric="precision"``: the share of positives in the population the precision is
+        for (strictly between 0 and 1).
 
     Returns
     -------
@@ -431,10 +462,21 @@ def coverage(
     (True, True)
     """
     c = check_confidence(confidence)
-    check_metric(metric)
+    if metric != "precision":
+        check_metric(metric)
     check_sides(sides)
     meths = _check_methods(methods, metric)
     n, p = _check_truth(class_sizes, true_class_accuracies)
+    if metric == "precision":
+        from .prevalence import check_prevalence
+
+        if prevalence is None:
+            raise BaccError("metric='precision' needs prevalence= (the share of positives)")
+        pi = check_prevalence(prevalence)
+        if n.size != 2:
+            raise BaccError("metric='precision' is for two classes: (negatives, positives)")
+    elif prevalence is not None:
+        raise BaccError("prevalence= goes with metric='precision'")
     check_int(n_sim, "n_sim", 1, MAX_SIMULATIONS)
     w = check_weights(weights, n.size)
     if any(m == "bayes" for m in meths if isinstance(m, str)):
@@ -446,7 +488,13 @@ def coverage(
         pr = prior
     rng = check_random_state(random_state)
 
-    truth = float(w @ p) if metric == "balanced_accuracy" else float(n @ p / n.sum())
+    if metric == "precision":
+        from .prevalence import rate_value
+
+        truth = float(rate_value("precision", p[1], 1.0 - p[0], pi))
+        pr = pi
+    else:
+        truth = float(w @ p) if metric == "balanced_accuracy" else float(n @ p / n.sum())
     k = rng.binomial(n, p, size=(int(n_sim), n.size))
 
     results = []
@@ -467,6 +515,7 @@ def coverage(
         sides=sides,
         metric=metric,
         weights=tuple(float(x) for x in w),
+        prevalence=pi if metric == "precision" else None,
     )
 
 

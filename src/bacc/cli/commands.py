@@ -229,10 +229,13 @@ def coverage(args) -> int:
     if args.metric == "accuracy":
         # the exact intervals of the balanced accuracy are Clopper-Pearson for the accuracy
         methods = [m for m in methods if m not in ("union", "sidak", "buehler")] or ["clopper-pearson"]
+    if args.metric == "precision":
+        methods = ["union"]  # the one interval of the precision at a prevalence
     # one call: every method sees the same simulated test sets
     result = simulate(
         methods, sizes, accs, confidence=args.confidence, n_sim=args.n_sim,
         random_state=args.seed, metric=args.metric, sides=args.sides, progress=True,
+        prevalence=args.prevalence,
     )
     if args.format == "json":
         d = result.to_dict()

@@ -237,6 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
               bacc coverage --sizes 20,20 --accuracies 0.99,0.99
               bacc coverage --matrix "42,3;6,4" --methods union,sidak,bayes,wald --n-sim 200000
               bacc coverage --sizes 100 --accuracies 0.8 --metric accuracy --sides upper
+              bacc coverage --sizes 5000,50 --accuracies 0.99,0.9 --metric precision --prevalence 0.005
         """),
     )
     g = p.add_argument_group("truth")
@@ -257,8 +258,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="simulated test sets (default 20000), e.g. --n-sim 100000")
     g.add_argument("--seed", type=int, default=0, metavar="N",
                    help="random seed (default 0, so runs repeat; printed with the result), e.g. --seed 7")
-    g.add_argument("--metric", choices=["balanced_accuracy", "accuracy"], default="balanced_accuracy",
-                   help="what the intervals are for (default balanced_accuracy), e.g. --metric accuracy")
+    g.add_argument("--metric", choices=["balanced_accuracy", "accuracy", "precision"],
+                   default="balanced_accuracy",
+                   help="what the intervals are for (default balanced_accuracy; precision: two "
+                        "classes, negatives first, at --prevalence), e.g. --metric accuracy")
+    g.add_argument("--prevalence", type=float, metavar="P",
+                   help="with --metric precision: the share of positives, e.g. --prevalence 0.005")
     g.add_argument("--sides", choices=["two", "lower", "upper"], default="two",
                    help="two-sided intervals (default) or one-sided bounds, e.g. --sides lower")
     p.add_argument("--format", choices=["table", "json", "csv"], default="table",

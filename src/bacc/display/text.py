@@ -658,7 +658,8 @@ def mcnemar_text(m) -> str:
 # simulation, batches, cross-validation
 def coverage_title(r) -> list[str]:
     """The two lines above a coverage table: what was simulated."""
-    what = "balanced accuracy" if r.metric == "balanced_accuracy" else "accuracy"
+    what = {"balanced_accuracy": "balanced accuracy", "accuracy": "accuracy"}.get(
+        r.metric, f"precision at prevalence {fmt.significant(r.prevalence or 0.0, 4)}")
     return [
         f"Coverage of {fmt.percent(r.confidence, precise=True)} {_SIDES[r.sides]} intervals for "
         f"the {what} = {fmt.significant(r.true_value, 6)}",
