@@ -18,8 +18,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bacc  # noqa: E402
 from _timing import timed  # noqa: E402
+
+import bacc  # noqa: E402
 from bacc.metric_posterior import population_metric  # noqa: E402
 
 
