@@ -35,3 +35,16 @@ def long_names_csv(path: Path, n: int = 300, seed: int = 3) -> tuple[Path, list[
         for e in range(n):
             fh.write(",".join([labels[y[e]], *(labels[p[e]] for p in preds)]) + "\n")
     return path, models
+
+
+def detector_csv(path: Path, n: int = 5000, seed: int = 0) -> Path:
+    """One two-class detector on a test set with 2 % positives (labels neg / pos)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.02).astype(int)
+    p = np.where(y == 1, (rng.random(n) < 0.85).astype(int), (rng.random(n) < 0.02).astype(int))
+    lab = {0: "neg", 1: "pos"}
+    with path.open("w") as fh:
+        fh.write("label,pred\n")
+        for a, b in zip(y, p, strict=True):
+            fh.write(f"{lab[int(a)]},{lab[int(b)]}\n")
+    return path

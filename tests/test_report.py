@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("matplotlib").use("Agg")
 
-from synthetic import groups_csv, long_names_csv  # noqa: E402
+from synthetic import detector_csv, groups_csv, long_names_csv  # noqa: E402
 
 import bacc  # noqa: E402
 from bacc.confusion import ConfusionMatrix  # noqa: E402
@@ -207,6 +207,31 @@ def long_page(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def metrics_page(tmp_path_factory) -> Path:
+    """A detector with the posteriors of other metrics at a deployment prevalence."""
+    from bacc.cli import main
+
+    folder = tmp_path_factory.mktemp("metrics")
+    csv = detector_csv(folder / "det.csv")
+    path = folder / "det.html"
+    assert main(["report", str(csv), "--true", "label", "--pred", "pred", "--metrics",
+                 "--prevalence", "0.00425", "-o", str(path)]) == 0
+    return path
+
+
+def test_metrics_page_shows_the_metric_posteriors(metrics_page):
+    html = metrics_page.read_text(encoding="utf-8")
+    assert "Other metrics at prevalence 0.00425" in html
+    assert 'aria-label="precision against prevalence of' in html
+    from bacc.readers import read_predictions
+
+    d = read_predictions(str(metrics_page.parent / "det.csv"), true="label", pred="pred")
+    cm = ConfusionMatrix.from_predictions(list(d.y_true), list(d.y_pred), labels=list(d.labels))
+    p = bacc.posterior_metric(cm, "precision", label="pos", prevalence=0.00425)
+    assert f"[{p.lower:.4f}, {p.upper:.4f}]" in html
+
+
+@pytest.fixture(scope="module")
 def small_page(page, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("small") / "report.html"
     path.write_text(page, encoding="utf-8")
@@ -227,7 +252,8 @@ def open_tab(browser, path: Path, width: int, **context):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("which", ["small_page", "demo_page", "groups_page", "long_page"])
+@pytest.mark.parametrize("which", ["small_page", "demo_page", "groups_page", "long_page",
+                                   "metrics_page"])
 def test_report_fits_every_screen(browser, request, which, width, tmp_path):
     path = request.getfixturevalue(which)
     ctx, tab, problems = open_tab(browser, path, width)

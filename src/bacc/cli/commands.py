@@ -41,6 +41,7 @@ from .results import (
     batch_summary,
     compare_items,
     evaluate_items,
+    metric_extras,
     metric_results,
     rank_results,
     resolve_paired,
@@ -74,18 +75,23 @@ def _left_out(n: int) -> None:
     out(f"(per-class tables left out for {n} evaluations; add --details to print them)")
 
 
+def _check_prevalence_option(args) -> None:
+    """``--prevalence`` goes with ``--metrics`` and lies in (0, 1): checked before any work."""
+    if args.prevalence is None:
+        return
+    if not args.metrics:
+        raise BaccError("--prevalence needs --metrics (it sets the prevalence of those metrics)")
+    from ..prevalence import check_prevalence
+
+    try:
+        check_prevalence(args.prevalence)
+    except BaccError as exc:
+        raise BaccError(f"--prevalence: {exc}") from None
+
+
 def evaluate(args) -> int:
     """``bacc evaluate``: a table per input (a summary for many), JSON or CSV."""
-    if args.prevalence is not None:
-        # checked before any work
-        if not args.metrics:
-            raise BaccError("--prevalence needs --metrics (it sets the prevalence of those metrics)")
-        from ..prevalence import check_prevalence
-
-        try:
-            check_prevalence(args.prevalence)
-        except BaccError as exc:
-            raise BaccError(f"--prevalence: {exc}") from None
+    _check_prevalence_option(args)
     settings = Settings.from_args(args)
     items = _load(args)
     many = len(items) > DETAIL_LIMIT
@@ -276,6 +282,7 @@ def report(args) -> int:
 
     _refuse_overwriting_inputs(args.output, args.inputs)
     check_output_path(args.output)
+    _check_prevalence_option(args)
     settings = Settings.from_args(args)
     items = _load(args)
     srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
@@ -290,8 +297,11 @@ def report(args) -> int:
         note = (f"Detail for the {len(results)} of {len(items)} entries with the lowest exact "
                 f"lower bounds, lowest first (pictures for the first {REPORT_PICTURES}); every "
                 "entry is in the table above.")
-        section = Section(title="Results", entries=report_entries(results), batch=batch,
-                          batch_note=note, measures=False)
+        extras = metric_extras(results, settings, args.prevalence) if args.metrics else ({}, {})
+        section = Section(title="Results", entries=report_entries(
+                              results, metrics=extras[0], prevalence=args.prevalence,
+                              curves=extras[1]),
+                          batch=batch, batch_note=note, measures=False)
         page = render_report([section], title=page_title, max_detail=REPORT_PICTURES,
                              pictures=pictures_wanted(args.no_pictures))
         out(f"wrote {write_report(args.output, page)}")
@@ -314,8 +324,11 @@ def report(args) -> int:
             warn(f"{a.name} and {b.name} are not compared: {exc}")
     elif 2 < len(results) <= REPORT_ALL:
         ranking = rank_results(results, seed=args.seed, settings=settings)
-    section = Section(title="Results", entries=report_entries(results), comparisons=comparisons,
-                      ranking=ranking, measures=len(results) <= 6)
+    extras = metric_extras(results, settings, args.prevalence) if args.metrics else ({}, {})
+    section = Section(title="Results", entries=report_entries(
+                          results, metrics=extras[0], prevalence=args.prevalence,
+                          curves=extras[1]),
+                      comparisons=comparisons, ranking=ranking, measures=len(results) <= 6)
     page = render_report([section], title=page_title, pictures=pictures_wanted(args.no_pictures))
     path = write_report(args.output, page)
     out(f"wrote {path}")

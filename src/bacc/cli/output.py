@@ -306,7 +306,8 @@ def pictures_wanted(no_pictures: bool) -> bool:
 
 
 def report_entries(results: Sequence[Evaluated], notes: dict | None = None,
-                   short: dict | None = None) -> list:
+                   short: dict | None = None, metrics: dict | None = None,
+                   prevalence: float | None = None, curves: dict | None = None) -> list:
     """One :class:`bacc.display.report.ReportEntry` per evaluated input.
 
     Parameters
@@ -316,6 +317,10 @@ def report_entries(results: Sequence[Evaluated], notes: dict | None = None,
         Name to a note shown with the entry.
     short : dict, optional
         Name to a short label for pictures.
+    metrics, curves : dict, optional
+        Name to the posteriors of other metrics, and to a precision-against-prevalence curve.
+    prevalence : float, optional
+        The deployment prevalence of those metrics.
     """
     from ..display.report import ReportEntry
 
@@ -326,6 +331,8 @@ def report_entries(results: Sequence[Evaluated], notes: dict | None = None,
             name=r.name, evaluation=r.evaluation, exact=r.exact, accuracy_exact=r.accuracy_exact,
             class_exact=r.class_exact, fold_interval=r.fold_interval, source=r.item.source,
             note=notes.get(r.name, ""), warnings=tuple(r.warnings), label=short.get(r.name, ""),
+            metrics=tuple((metrics or {}).get(r.name, ())), prevalence=prevalence,
+            precision_curve=(curves or {}).get(r.name),
         )
         for r in results
     ]

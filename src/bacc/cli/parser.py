@@ -295,6 +295,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="region of practical equivalence for the comparison, e.g. --rope 0.01")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the ranking's draws (default 0), e.g. --seed 1")
     p.add_argument("--no-pictures", action="store_true", help="tables only (faster; no matplotlib needed), e.g. --no-pictures")
+    p.add_argument("--metrics", action="store_true",
+                   help="add the posteriors of other metrics (and, for two classes, precision "
+                        "against prevalence) to each entry's detail, e.g. --metrics")
+    p.add_argument("--prevalence", type=float, metavar="P",
+                   help="with --metrics, two classes: the deployment prevalence of the second "
+                        "class, e.g. --prevalence 0.005")
 
     p = sub.add_parser(
         "demo", help="evaluate the example classifiers that ship with bacc",

@@ -30,6 +30,7 @@ __all__ = [
     "compare_items",
     "evaluate_item",
     "evaluate_items",
+    "metric_extras",
     "metric_results",
     "rank_results",
 ]
@@ -305,6 +306,24 @@ def metric_results(r: Evaluated, settings: Settings, prevalence: float | None) -
     except BaccError as exc:
         raise BaccError(f"{r.name}: {exc}") from None
     return out
+
+
+def metric_extras(results: Sequence[Evaluated], settings: Settings,
+                  prevalence: float | None) -> tuple[dict, dict]:
+    """For a report with ``--metrics``: each input's metric posteriors, and for two classes
+    its precision against prevalence (:func:`bacc.metric_posterior.precision_curve` over
+    prevalences from 1e-4 to 0.5)."""
+    from ..metric_posterior import precision_curve
+
+    metrics, curves = {}, {}
+    grid = np.geomspace(1e-4, 0.5, 25)
+    for r in results:
+        metrics[r.name] = metric_results(r, settings, prevalence)
+        cm = r.item.confusion
+        if cm.n_classes == 2 and (cm.support > 0).all():
+            curves[r.name] = precision_curve(cm, grid, label=cm.labels[1],
+                                             confidence=settings.confidence)
+    return metrics, curves
 
 
 def _paired_prior(settings: Settings) -> float:

@@ -39,6 +39,7 @@ __all__ = [
     "plot_forest",
     "plot_measures",
     "plot_posterior",
+    "plot_precision_prevalence",
     "figure_svg",
 ]
 
@@ -677,6 +678,61 @@ def plot_forest(
     # a figure title, from the figure's left edge: long names push the axes far to the right
     fig.suptitle((_t(title) if title else "balanced accuracy") + note, fontsize=TITLE, x=0.02,
                  ha="left")
+    return _finish(fig)
+
+
+# ----------------------------------------------------------------------------------------------
+def plot_precision_prevalence(
+    curve: Mapping[str, Any],
+    *,
+    prevalence: float | None = None,
+    test_prevalence: float | None = None,
+    title: str | None = None,
+    width: float | None = None,
+) -> Figure:
+    """Precision against the prevalence it will meet, with its credible band and exact interval.
+
+    Parameters
+    ----------
+    curve : mapping
+        The result of :func:`bacc.metric_posterior.precision_curve`: ``prevalence``,
+        ``median``, ``lower``, ``upper``, ``exact_lower``, ``exact_upper``.
+    prevalence : float, optional
+        A deployment prevalence to mark.
+    test_prevalence : float, optional
+        The test set's prevalence, to mark.
+    title : str, optional
+    width : float, optional
+        Width in inches (default 5.2; the report uses 3.5).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes, logarithmic prevalence: the posterior median, the shaded central credible
+        band and the exact (union of Clopper-Pearson) interval as dashed lines.
+    """
+    x = np.asarray(curve["prevalence"], dtype=float)
+    w = width or 5.2
+    fig = _new_figure(w, 3.9 if w >= 4.5 else 4.2)
+    ax = fig.subplots()
+    ax.fill_between(x, curve["lower"], curve["upper"], color=GREEN, alpha=0.25, lw=0,
+                    label="credible interval")
+    ax.plot(x, curve["median"], color=GREEN, lw=1.8, label="posterior median")
+    ax.plot(x, curve["exact_lower"], color=EXACT, lw=1.2, ls="--", label="exact interval")
+    ax.plot(x, curve["exact_upper"], color=EXACT, lw=1.2, ls="--")
+    if test_prevalence is not None:
+        ax.axvline(test_prevalence, color=GREY, lw=1.0, ls=":", label="test set's prevalence")
+    if prevalence is not None:
+        ax.axvline(prevalence, color=INK, lw=1.2, ls="-.", label=f"prevalence {prevalence:g}")
+    ax.set_xscale("log")
+    ax.set_xlim(x.min(), x.max())
+    ax.set_ylim(0.0, 1.0)
+    ax.set_xlabel("prevalence of the positive class (log scale)")
+    ax.set_ylabel("precision")
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False, ncols=2)
+    fig.suptitle(_t(title) if title else "precision at the prevalence it will meet",
+                 fontsize=TITLE, x=0.02, ha="left")
     return _finish(fig)
 
 

@@ -58,6 +58,13 @@ class ReportEntry:
         Messages raised while evaluating (e.g. a class without examples).
     label : str
         Short name for the axes of pictures (default: ``name``).
+    metrics : sequence of MetricPosterior
+        Posteriors of other metrics (:func:`bacc.posterior_metric`), shown as a table.
+    prevalence : float, optional
+        The deployment prevalence of those metrics (two classes).
+    precision_curve : mapping, optional
+        :func:`bacc.metric_posterior.precision_curve` of a two-class entry: drawn as precision
+        against prevalence.
     """
 
     name: str
@@ -70,6 +77,9 @@ class ReportEntry:
     note: str = ""
     warnings: tuple[str, ...] = ()
     label: str = ""
+    metrics: Sequence[Any] = ()
+    prevalence: float | None = None
+    precision_curve: Any = None
 
 
 @dataclass(frozen=True)
@@ -374,6 +384,14 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
         )
     parts.append("<h3>Per class (accuracy = recall)</h3>"
                  f'<div class="scroll">{html_table(ch, crows, cls="cards")}</div>')
+    if e.metrics:
+        at = "" if e.prevalence is None else f" at prevalence {e.prevalence:g}"
+        mh, mrows = _metric_rows(e.metrics)
+        parts.append(f"<h3>Other metrics{esc(at)}</h3>"
+                     '<p class="muted">Posteriors of bacc.posterior_metric (stratified design); '
+                     "computed exactly, or by Monte Carlo with the error shown.</p>"
+                     f'<div class="scroll">{html_table(mh, mrows, cls="cards", headline=(2, 3))}'
+                     "</div>")
     if pictures:
         w = REPORT_WIDTH
         pics = [
@@ -386,6 +404,15 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
                  "Sandler & Dirac 2024); thin lines are credible intervals.",
                  f"per-class accuracies with exact bounds of {e.name}"),
         ]
+        if e.precision_curve is not None:
+            cm = ev.confusion
+            pics.append(figs(
+                lambda: _plot().plot_precision_prevalence(
+                    e.precision_curve, prevalence=e.prevalence,
+                    test_prevalence=float(cm.support[1] / cm.total), width=w),
+                f"Precision of class {cm.labels[1]} against the prevalence it will meet: "
+                "posterior median, central credible band (green) and exact interval (dashed).",
+                f"precision against prevalence of {e.name}"))
         if ev.confusion.n_classes <= 40:
             pics.append(figs(lambda: _plot().plot_confusion(ev, width=w),
                              "Confusion matrix: rows are true classes, colour is the share of the "
@@ -393,6 +420,19 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
         parts.append('<div class="figs">' + "".join(pics) + "</div>")
     parts.append("</details>")
     return "\n".join(parts)
+
+
+def _metric_rows(results) -> tuple[list[str], list[list[str]]]:
+    conf = results[0].confidence
+    header = ["metric", "sample", "posterior mean", f"{fmt.percent(conf)} credible", "computed"]
+    rows = []
+    for r in results:
+        name = r.metric.replace("_", " ") + ("" if r.label is None else f" ({r.label})")
+        how = ("exact" if r.exact
+               else f"Monte Carlo ± {fmt.significant(max(r.mc_se.values()), 1)}")
+        rows.append([name, fmt.number(r.sample), fmt.number(r.mean),
+                     fmt.interval(r.lower, r.upper), how])
+    return header, rows
 
 
 def _plot():
