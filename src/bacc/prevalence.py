@@ -35,6 +35,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -81,12 +82,17 @@ def _line(rate: str, t: float, pi: float) -> tuple[float, float]:
     return (t - q) / pi, q / pi
 
 
-PANELS = 40  # panels of the outer rule (16 Gauss-Legendre nodes each)
+PANELS = 20  # panels of the outer rule (16 Gauss-Legendre nodes each)
+
+
+@functools.lru_cache(maxsize=4)
+def _legendre(nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.polynomial.legendre.leggauss(nodes)
 
 
 def _gauss(edges: np.ndarray, nodes: int = 16) -> tuple[np.ndarray, np.ndarray]:
     """Nodes and weights of ``nodes``-point Gauss-Legendre on each panel between ``edges``."""
-    x, w = np.polynomial.legendre.leggauss(nodes)
+    x, w = _legendre(nodes)
     half = 0.5 * np.diff(edges)
     mid = 0.5 * (edges[1:] + edges[:-1])
     return ((mid[:, None] + half[:, None] * x[None, :]).ravel(),
@@ -277,7 +283,7 @@ class RateAtPrevalence(ContinuousDistribution):
 
     def _solve(self, q: np.ndarray) -> np.ndarray:
         lo, hi = self._bounds()
-        grid = np.linspace(lo, hi, 24)
+        grid = np.linspace(lo, hi, 16)
         G = self._cdf_many(grid)
         j = np.clip(np.searchsorted(G, q), 1, grid.size - 1)
         a, b = grid[j - 1], grid[j]
