@@ -290,3 +290,27 @@ def test_a_custom_function_of_the_cell_probabilities():
     ref = bacc.posterior_metric([[42, 3], [6, 4]], "informedness", n_draws=50_000)
     assert r.sample == pytest.approx(ref.sample, abs=1e-12)
     assert abs(r.mean - ref.mean) < 5 * np.hypot(r.mc_se["mean"], ref.mc_se["mean"])
+
+
+def test_zero_division_follows_scikit_learn_with_nan():
+    """A class never predicted: its precision is 0/0, nan as scikit-learn's
+    zero_division=np.nan; its posterior still exists (the population never has 0/0)."""
+    sk = pytest.importorskip("sklearn.metrics")
+    cm = np.array([[40, 5, 0], [6, 30, 0], [4, 3, 0]])
+    y = np.repeat(np.arange(3), cm.sum(axis=1))
+    p = np.concatenate([np.repeat(np.arange(3), row) for row in cm])
+    want = sk.precision_score(y, p, average=None, zero_division=np.nan)
+    got = [r.sample for r in bacc.posterior_metric(cm, "precision", n_draws=1000)]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert np.isnan(got[2])
+    r = bacc.posterior_metric(cm, "precision", label=2, n_draws=20_000)
+    assert 0.0 < r.lower < r.upper < 1.0
+
+
+def test_random_design_accuracy_is_the_beta_of_the_diagonal():
+    cm = np.array([[40, 5, 3], [6, 30, 4], [2, 7, 25]])
+    r = bacc.posterior_metric(cm, "accuracy", design="random")
+    assert r.exact
+    x = independent_draws(cm, "random", "accuracy", 2_000_000, 9)
+    assert abs(r.mean - x.mean()) < 5 * x.std() / np.sqrt(x.size)
+    assert abs(r.upper - np.quantile(x, 0.975)) < 5e-4
