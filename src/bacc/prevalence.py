@@ -111,6 +111,18 @@ def _quantiles(v: np.ndarray, d: BetaPosterior) -> np.ndarray:
     return beta_ppf(v, d.a, d.b)
 
 
+def _inside_unit(x: np.ndarray, fn):
+    """``fn`` of the entries of ``x`` strictly between 0 and 1; 0 at or below 0, 1 at or above
+    1 (a float for a scalar)."""
+    flat = x.ravel()
+    out = np.where(flat <= 0.0, 0.0, 1.0)
+    inside = (flat > 0.0) & (flat < 1.0)
+    if inside.any():
+        out[inside] = fn(flat[inside])
+    out = out.reshape(x.shape)
+    return out if out.ndim else float(out)
+
+
 def check_prevalence(prevalence) -> float:
     """A prevalence strictly between 0 and 1, or a BaccError naming it."""
     try:
@@ -237,14 +249,7 @@ class RateAtPrevalence(ContinuousDistribution):
 
     def cdf(self, x):
         """``P(rate <= x)``."""
-        x = np.asarray(x, dtype=float)
-        flat = x.ravel()
-        out = np.where(flat <= 0.0, 0.0, 1.0)
-        inside = (flat > 0.0) & (flat < 1.0)
-        if inside.any():
-            out[inside] = self._cdf_many(flat[inside])
-        out = out.reshape(x.shape)
-        return out if out.ndim else float(out)
+        return _inside_unit(np.asarray(x, dtype=float), self._cdf_many)
 
     def sf(self, x):
         """``P(rate > x)``."""
@@ -269,17 +274,11 @@ class RateAtPrevalence(ContinuousDistribution):
 
     def ppf(self, q):
         """Quantiles: the ``t`` with ``cdf(t) = q``, for all levels at once (a bracketing grid
-        of 24 points, then Illinois regula falsi to 1e-13)."""
+        of 16 points, then Illinois regula falsi to 1e-13)."""
         q = np.asarray(q, dtype=float)
         if np.any((q < 0) | (q > 1) | np.isnan(q)):
             raise BaccError("quantile levels must lie in [0, 1]")
-        flat = q.ravel()
-        out = np.where(flat <= 0.0, 0.0, 1.0)
-        inner = (flat > 0.0) & (flat < 1.0)
-        if inner.any():
-            out[inner] = self._solve(flat[inner])
-        out = out.reshape(q.shape)
-        return out if out.ndim else float(out)
+        return _inside_unit(q, self._solve)
 
     def _solve(self, q: np.ndarray) -> np.ndarray:
         lo, hi = self._bounds()
