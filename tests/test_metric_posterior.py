@@ -314,3 +314,27 @@ def test_random_design_accuracy_is_the_beta_of_the_diagonal():
     x = independent_draws(cm, "random", "accuracy", 2_000_000, 9)
     assert abs(r.mean - x.mean()) < 5 * x.std() / np.sqrt(x.size)
     assert abs(r.upper - np.quantile(x, 0.975)) < 5e-4
+
+
+def test_precision_interval_for_several_classes():
+    from bacc.prevalence import precision_interval
+
+    # two classes: the same as rate_interval
+    lo, hi = precision_interval([[4950, 50], [3, 17]], 1, 0.005)
+    assert (lo, hi) == pytest.approx(rate_interval("precision", 17, 20, 50, 5000, 0.005), abs=1e-15)
+    # three classes at a deployment prevalence: coverage by simulation (written here)
+    rng = np.random.default_rng(8)
+    R = np.array([[0.97, 0.02, 0.01], [0.05, 0.90, 0.05], [0.02, 0.08, 0.90]])
+    sizes = np.array([400, 60, 60])
+    pi = np.array([0.98, 0.01, 0.01])
+    truth = pi[1] * R[1, 1] / (pi @ R[:, 1])
+    sims, hits = 2000, 0
+    for _ in range(sims):
+        cm = np.vstack([rng.multinomial(sizes[j], R[j]) for j in range(3)])
+        lo, hi = precision_interval(cm, 1, pi)
+        hits += lo <= truth <= hi
+    assert hits / sims >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / sims)
+    with pytest.raises(bacc.BaccError, match="shares"):
+        precision_interval(np.eye(3) * 5, 1, [0.5, 0.5])
+    with pytest.raises(bacc.BaccError, match="prevalence 0"):
+        precision_interval(np.eye(3) * 5, 1, [0.5, 0.0, 0.5])

@@ -418,3 +418,79 @@ def rate_interval(rate: str, k_pos: int, n_pos: int, k_neg_wrong: int, n_neg: in
     lo = 0.0 if math.isnan(lo) else lo
     hi = 1.0 if math.isnan(hi) else hi
     return lo, hi
+
+
+def precision_interval(cm, label, prevalence, confidence: float = 0.95) -> tuple[float, float]:
+    """Exact confidence interval of one class's precision at a deployment prevalence, for any
+    number of classes.
+
+    With ``R[j, i]`` the rate at which true class ``j`` is predicted as ``i`` (the row rates the
+    stratified test set measures) and ``pi`` the prevalences, the precision of class ``i`` is
+    ``pi_i R[i, i] / sum_j pi_j R[j, i]``: increasing in ``R[i, i]``, decreasing in every other
+    ``R[j, i]``. Clopper-Pearson intervals of the ``l`` rates of column ``i`` (``C[j, i]`` of
+    ``n_j``), each at ``1 - delta / l``, hold together with probability at least ``1 - delta``
+    (union bound), and the interval runs from the precision at their least favourable ends to
+    the precision at their most favourable ones. For two classes this is
+    :func:`rate_interval`.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix or array_like
+        Counts, rows = true class; every class with a share ``pi_j > 0`` needs examples.
+    label : class label
+        The class whose precision is bounded.
+    prevalence : sequence of float
+        One share per class, summing to 1 (for two classes a single number, the second
+        class's share, is accepted).
+    confidence : float
+
+    Returns
+    -------
+    (float, float)
+
+    Raises
+    ------
+    BaccError
+        A label not in the matrix, a bad prevalence, or a share for a class without examples.
+    """
+    from .confusion import as_confusion_matrix
+    from .intervals import clopper_pearson
+
+    c = check_confidence(confidence)
+    cm = as_confusion_matrix(cm)
+    if label not in cm.labels:
+        raise BaccError(f"label {label!r} is not a class of the matrix {list(cm.labels)!r}")
+    i = cm.labels.index(label)
+    l = cm.n_classes
+    if np.ndim(prevalence) == 0:
+        if l != 2:
+            raise BaccError(f"prevalence: give one share per class ({l} numbers summing to 1)")
+        p = check_prevalence(prevalence)
+        pi = np.array([1.0 - p, p])
+    else:
+        try:
+            pi = np.asarray(prevalence, dtype=float)
+        except (TypeError, ValueError):
+            raise BaccError(f"prevalence must be numbers, got {prevalence!r}") from None
+        if pi.shape != (l,) or np.any(~np.isfinite(pi)) or np.any(pi < 0) or abs(pi.sum() - 1) > 1e-9:
+            raise BaccError(f"prevalence must be {l} shares >= 0 summing to 1, got {prevalence!r}")
+    n = cm.support
+    if np.any((pi > 0) & (n == 0)):
+        raise BaccError("prevalence: a class without true examples cannot have a share > 0")
+    if pi[i] == 0:
+        raise BaccError(f"class {label!r} has prevalence 0: its precision is undefined")
+    use = pi > 0
+    each = 1.0 - (1.0 - c) / int(use.sum())
+    k = cm.counts[:, i]
+    lo = np.zeros(l)
+    hi = np.zeros(l)
+    lo[use], hi[use] = clopper_pearson(k[use], n[use], confidence=each)
+    rest = use.copy()
+    rest[i] = False
+    worst = pi[i] * lo[i] / (pi[i] * lo[i] + float(pi[rest] @ hi[rest]))
+    best_den = pi[i] * hi[i] + float(pi[rest] @ lo[rest])
+    best = 1.0 if best_den == 0 else pi[i] * hi[i] / best_den
+    return (0.0 if math.isnan(worst) else float(worst)), float(best)
+
+
+__all__ += ["precision_interval"]
