@@ -74,6 +74,8 @@ def mp_rate_cdf(rate, sa, sb, fa, fb, pi, t):
     beta_f = mp.beta(fa, fb)
 
     def integrand(u):
+        if u <= 0 or u >= 1:
+            return mp.mpf(0)
         x = a + b * u
         x = min(mp.mpf(1), max(mp.mpf(0), x))
         return u ** (fa - 1) * (1 - u) ** (fb - 1) / beta_f * mp.betainc(sa, sb, 0, x, regularized=True)
@@ -338,3 +340,110 @@ def test_precision_interval_for_several_classes():
         precision_interval(np.eye(3) * 5, 1, [0.5, 0.5])
     with pytest.raises(bacc.BaccError, match="prevalence 0"):
         precision_interval(np.eye(3) * 5, 1, [0.5, 0.0, 0.5])
+
+
+def mp_rate_moments(rate, sa, sb, fa, fb, pi):
+    """E[rate] and Var[rate] by nested mpmath quadrature over s and f (20 digits)."""
+    import mpmath as mp
+
+    mp.mp.dps = 20
+    bs, bf = mp.beta(sa, sb), mp.beta(fa, fb)
+
+    def g(s, f):
+        v = rate_value(rate, float(s), float(f), pi)
+        return mp.mpf(0) if np.isnan(v) else mp.mpf(float(v))
+
+    def around(a, b):
+        m = mp.mpf(a) / (a + b)
+        sd = mp.sqrt(m * (1 - m) / (a + b + 1))
+        return sorted({mp.mpf(0), mp.mpf(1)} | {m + k * sd for k in (-8, -3, 0, 3, 8)
+                                                if 0 < m + k * sd < 1})
+
+    out = []
+    for power in (1, 2):
+        def inner(f, power=power):
+            return mp.quad(lambda s: s ** (sa - 1) * (1 - s) ** (sb - 1) / bs * g(s, f) ** power,
+                           around(sa, sb))
+        out.append(mp.quad(lambda f, inner=inner: f ** (fa - 1) * (1 - f) ** (fb - 1) / bf
+                           * inner(f), around(fa, fb)))
+    m1, m2 = (float(v) for v in out)
+    return m1, m2 - m1 * m1
+
+
+@pytest.mark.parametrize(
+    ("rate", "sa", "sb", "fa", "fb", "pi"),
+    [
+        ("precision", 19, 3, 2, 20, 0.005),
+        ("f1", 19, 3, 2, 20, 0.3),
+        ("npv", 8, 4, 3, 9, 0.6),
+        ("accuracy", 8, 4, 3, 9, 0.6),
+    ],
+)
+def test_rate_at_prevalence_moments_and_density_equal_mpmath(rate, sa, sb, fa, fb, pi):
+    """The mean and variance (double integral) against nested mpmath quadrature, and the
+    density (the derivative of the CDF's integral) against a central difference of mpmath's
+    CDF."""
+    from bacc.distributions import BetaPosterior
+    from bacc.prevalence import RateAtPrevalence
+
+    d = RateAtPrevalence(rate, BetaPosterior(sa, sb), BetaPosterior(fa, fb), pi)
+    m, v = mp_rate_moments(rate, sa, sb, fa, fb, pi)
+    assert d.mean() == pytest.approx(m, abs=1e-9)
+    assert d.var() == pytest.approx(v, abs=1e-9)
+    h = 1e-5
+    for t in d.ppf([0.1, 0.5, 0.9]):
+        ref = (mp_rate_cdf(rate, sa, sb, fa, fb, pi, t + h)
+               - mp_rate_cdf(rate, sa, sb, fa, fb, pi, t - h)) / (2 * h)
+        assert d.pdf(t) == pytest.approx(ref, rel=1e-6)
+
+
+def test_rate_at_prevalence_with_singular_densities_and_a_tiny_prevalence():
+    """Jeffreys-style parameters below 1 (infinite densities at the ends) and prevalence 1e-6:
+    CDF, quantiles and density against mpmath."""
+    from bacc.distributions import BetaPosterior
+    from bacc.prevalence import RateAtPrevalence
+
+    args = ("precision", 20.5, 0.5, 0.5, 3000.5, 1e-6)
+    d = RateAtPrevalence(args[0], BetaPosterior(*args[1:3]), BetaPosterior(*args[3:5]), args[5])
+    q = d.ppf([0.05, 0.5, 0.95])
+    assert np.all(np.diff(q) > 0)
+    for level, t in zip([0.05, 0.5, 0.95], q, strict=True):
+        assert mp_rate_cdf(*args, t) == pytest.approx(level, abs=1e-9)
+
+
+def test_rate_at_prevalence_where_the_line_leaves_by_an_infinite_density():
+    """Arcsine posteriors of s and f (Jeffreys, no examples), prevalence 0.001: where the line
+    s = b f leaves the square near f = 1, the inner distribution function has a square-root
+    singularity at the kink, inside the outer variable's singular end. Reference: mpmath in
+    the variable f = sin^2(theta), where the arcsine density is constant."""
+    import mpmath as mp
+
+    from bacc.distributions import BetaPosterior
+    from bacc.prevalence import RateAtPrevalence, _line
+
+    mp.mp.dps = 30
+    d = RateAtPrevalence("precision", BetaPosterior(0.5, 0.5), BetaPosterior(0.5, 0.5), 0.001)
+    for t in (1e-10, 0.000999, 0.0010001, 0.00101, 0.0011, 0.2):
+        b = mp.mpf(_line("precision", t, 0.001)[1])
+
+        def integrand(th, b=b):
+            return 2 / mp.pi * mp.betainc(0.5, 0.5, 0, min(mp.mpf(1), b * mp.sin(th) ** 2),
+                                          regularized=True)
+
+        cuts = [mp.mpf(0), mp.pi / 2]
+        if b > 1:
+            cuts.insert(1, mp.asin(mp.sqrt(1 / b)))
+        assert d.cdf(t) == pytest.approx(float(mp.quad(integrand, cuts)), abs=1e-12)
+
+
+def test_rate_at_prevalence_far_tail_quantile():
+    """A quantile at level 1e-6 where the narrower variable along the line is not the one at
+    the bulk (the outer variable is chosen per threshold)."""
+    from bacc.distributions import BetaPosterior
+    from bacc.prevalence import RateAtPrevalence
+
+    args = ("precision", 1, 21, 1, 5001, 1e-3)
+    d = RateAtPrevalence(args[0], BetaPosterior(*args[1:3]), BetaPosterior(*args[3:5]), args[5])
+    levels = [1e-6, 0.025, 0.5]
+    for level, t in zip(levels, d.ppf(levels), strict=True):
+        assert mp_rate_cdf(*args, t) == pytest.approx(level, abs=1e-9)
