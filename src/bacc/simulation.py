@@ -138,7 +138,7 @@ class CoverageResult:
     sides: str
     metric: str
     weights: tuple[float, ...]
-    prevalence: float | None = None
+    prevalence: float | tuple[float, ...] | None = None
 
     def __getitem__(self, name: str) -> MethodCoverage:
         for m in self.methods:
@@ -162,7 +162,8 @@ class CoverageResult:
             "sides": self.sides,
             "metric": self.metric,
             "weights": [float(w) for w in self.weights],
-            "prevalence": self.prevalence,
+            "prevalence": (list(self.prevalence) if isinstance(self.prevalence, tuple)
+                           else self.prevalence),
             "methods": [m.to_dict() for m in self.methods],
         }
 
@@ -298,20 +299,84 @@ def _intervals(method, k, n, w, confidence, sides, metric, prior):
     )
 
 
-def _precision_union(k, n, confidence, sides, pi):
-    """The union interval of the precision at prevalence ``pi`` for every simulated test set
-    (``prior`` carries ``pi`` here): Clopper-Pearson bounds on sensitivity and false-positive
-    rate at ``delta / 2`` each (per side for one-sided bounds), mapped through the formula."""
+def _precision_union(k, n, confidence, sides, target):
+    """The union interval of one class's precision at the prevalences ``pi`` for every
+    simulated test set (``target = (pi, i)``; ``k``: the counts of column ``i``): Clopper-
+    Pearson bounds on the ``m`` column rates with ``pi_j > 0``, at ``delta / m`` each (per side
+    for one-sided bounds), mapped through ``pi_i R_ii / sum_j pi_j R_ji``. For two classes
+    this is :func:`bacc.prevalence.rate_interval`, for any number
+    :func:`bacc.prevalence.precision_interval`."""
     from .intervals import clopper_pearson
-    from .prevalence import rate_value
 
-    c_each = 1.0 - (1.0 - confidence) / 2.0
-    s_lo, s_hi = clopper_pearson(k[:, 1], int(n[1]), confidence=c_each, sides=sides)
-    f_lo, f_hi = clopper_pearson(n[0] - k[:, 0], int(n[0]), confidence=c_each,
-                                 sides={"lower": "upper", "upper": "lower"}.get(sides, sides))
-    lo = np.nan_to_num(rate_value("precision", s_lo, f_hi, pi), nan=0.0)
-    hi = np.nan_to_num(rate_value("precision", s_hi, f_lo, pi), nan=1.0)
-    return lo, hi
+    pi, i = target
+    use = np.flatnonzero(pi > 0)
+    c_each = 1.0 - (1.0 - confidence) / use.size
+    flip = {"lower": "upper", "upper": "lower"}.get(sides, sides)
+    lo = np.zeros(k.shape)
+    hi = np.zeros(k.shape)
+    for j in use:
+        lo[:, j], hi[:, j] = clopper_pearson(k[:, j], int(n[j]), confidence=c_each,
+                                             sides=sides if j == i else flip)
+    rest = use[use != i]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        worst = pi[i] * lo[:, i] / (pi[i] * lo[:, i] + hi[:, rest] @ pi[rest])
+        best = pi[i] * hi[:, i] / (pi[i] * hi[:, i] + lo[:, rest] @ pi[rest])
+    return np.nan_to_num(worst, nan=0.0), np.nan_to_num(best, nan=1.0)
+
+
+def _precision_truth(class_sizes, rates, prevalence, label):
+    """Validated truth of a precision coverage study: class sizes, class accuracies (the
+    diagonal), the rates of the class's column, the prevalence vector and the class index."""
+    from .prevalence import check_prevalence
+
+    try:
+        R = np.asarray(rates, dtype=float)
+    except (TypeError, ValueError):
+        raise BaccError("true_class_accuracies must be numbers") from None
+    if R.ndim == 2:
+        l = R.shape[0]
+        if R.shape != (l, l) or l < 2:
+            raise BaccError(f"true_class_accuracies as a matrix of row rates must be square, "
+                            f"got shape {R.shape}")
+        if np.any(~np.isfinite(R)) or np.any((R < 0) | (R > 1)) or np.any(
+                np.abs(R.sum(axis=1) - 1.0) > 1e-9):
+            raise BaccError("true_class_accuracies as a matrix: rates in [0, 1], each row "
+                            "summing to 1")
+        n, p = _check_truth(class_sizes, np.diag(R))
+    else:
+        n, p = _check_truth(class_sizes, R)
+        if n.size != 2:
+            raise BaccError("metric='precision' with more than two classes needs "
+                            "true_class_accuracies as the matrix of true row rates")
+        R = np.array([[p[0], 1.0 - p[0]], [1.0 - p[1], p[1]]])
+    l = n.size
+    if label is None:
+        label = l - 1
+    if isinstance(label, bool) or not isinstance(label, int | np.integer) or not 0 <= label < l:
+        raise BaccError(f"label must be a class index from 0 to {l - 1}, got {label!r}")
+    if prevalence is None:
+        raise BaccError("metric='precision' needs prevalence= (the share of positives, or one "
+                        "share per class)")
+    if np.ndim(prevalence) == 0:
+        if l != 2:
+            raise BaccError(f"prevalence: give one share per class ({l} numbers summing to 1)")
+        x = check_prevalence(prevalence)
+        pi = np.array([1.0 - x, x])
+    else:
+        try:
+            pi = np.asarray(prevalence, dtype=float)
+        except (TypeError, ValueError):
+            raise BaccError(f"prevalence must be numbers, got {prevalence!r}") from None
+        if pi.shape != (l,) or np.any(~np.isfinite(pi)) or np.any(pi < 0) or abs(
+                pi.sum() - 1.0) > 1e-9:
+            raise BaccError(f"prevalence must be {l} shares >= 0 summing to 1, got "
+                            f"{prevalence!r}")
+    if pi[label] == 0:
+        raise BaccError(f"class {label} has prevalence 0: its precision is undefined")
+    column = R[:, label]
+    if pi @ column == 0:
+        raise BaccError("the true precision is 0/0: no class is ever predicted as this one")
+    return n, p, column, pi, int(label)
 
 
 def _check_methods(methods, metric: str) -> list:
@@ -383,7 +448,8 @@ def coverage(
     weights=None,
     prior=(1.0, 1.0),
     progress: bool = False,
-    prevalence: float | None = None,
+    prevalence=None,
+    label: int | None = None,
 ) -> CoverageResult:
     """Simulate test sets from a known truth and measure each interval method's coverage.
 
@@ -395,7 +461,8 @@ def coverage(
         (approximate; see :func:`bacc.approx_interval`) and ``"bayes"`` (central credible interval of the
         posterior, ``bacc.posterior_balanced_accuracy(...).interval(confidence)``). A callable
         ``f(k, n, confidence, sides) -> (lower, upper)`` receives the simulated correct counts
-        ``k`` (int array, shape (n_sim, l)) and the class sizes ``n`` (shape (l,)).
+        ``k`` (int array, shape (n_sim, l)) and the class sizes ``n`` (shape (l,)); with
+        ``metric="precision"``, ``k`` holds the counts of the class's column, ``C[j, label]``.
     class_sizes : sequence of int
         Test examples per class ``n_i`` (>= 1).
     true_class_accuracies : sequence of float
@@ -408,11 +475,16 @@ def coverage(
         Seed or generator for :func:`numpy.random.default_rng`.
     metric : {"balanced_accuracy", "accuracy", "precision"}
         Target: ``sum w_i p_i``, the accuracy ``sum n_i p_i / sum n_i`` (class sizes fixed), or
-        (two classes: negatives first, positives second) the precision at ``prevalence``,
-        ``pi p_2 / (pi p_2 + (1 - pi)(1 - p_1))``; its method is ``"union"``, the exact
-        interval of :func:`bacc.prevalence.rate_interval` (Clopper-Pearson bounds on the
-        sensitivity and the false-positive rate at ``delta / 2`` each, mapped through the
-        monotone formula).
+        the precision of one class at ``prevalence``. For two classes (negatives first,
+        positives second) ``pi p_2 / (pi p_2 + (1 - pi)(1 - p_1))``; for any number of classes,
+        give ``true_class_accuracies`` as the matrix ``R`` of true row rates (``R[j, i]``: the
+        rate at which true class ``j`` is predicted as ``i``, rows summing to 1) and ``label``
+        (the class's index, default the last): ``pi_i R[i, i] / sum_j pi_j R[j, i]``. Its
+        method is ``"union"``, the exact interval of
+        :func:`bacc.prevalence.precision_interval` (Clopper-Pearson bounds on the ``m`` rates
+        of the class's column with a share ``pi_j > 0``, at ``delta / m`` each, mapped through
+        the monotone formula). The simulated counts of that column are
+        ``C[j, i] ~ Binomial(n_j, R[j, i])``, independent across rows.
     sides : {"two", "lower", "upper"}
     weights : array_like, optional
         Class weights of the balanced accuracy (default equal).
@@ -421,9 +493,12 @@ def coverage(
     progress : bool
         Draw a progress bar (one step per method) on standard error when it is a terminal and
         the run takes more than half a second.
-    prevalence : float, optional
+    prevalence : float or sequence of float, optional
         With ``metric="precision"``: the share of positives in the population the precision is
-        for (strictly between 0 and 1).
+        for (two classes; strictly between 0 and 1), or one share per class summing to 1.
+    label : int, optional
+        With ``metric="precision"``: the index of the class whose precision is bounded
+        (default: the last).
 
     Returns
     -------
@@ -466,17 +541,15 @@ def coverage(
         check_metric(metric)
     check_sides(sides)
     meths = _check_methods(methods, metric)
-    n, p = _check_truth(class_sizes, true_class_accuracies)
     if metric == "precision":
-        from .prevalence import check_prevalence
-
-        if prevalence is None:
-            raise BaccError("metric='precision' needs prevalence= (the share of positives)")
-        pi = check_prevalence(prevalence)
-        if n.size != 2:
-            raise BaccError("metric='precision' is for two classes: (negatives, positives)")
-    elif prevalence is not None:
-        raise BaccError("prevalence= goes with metric='precision'")
+        n, p, column, pi, label = _precision_truth(class_sizes, true_class_accuracies,
+                                                   prevalence, label)
+    else:
+        n, p = _check_truth(class_sizes, true_class_accuracies)
+        if prevalence is not None:
+            raise BaccError("prevalence= goes with metric='precision'")
+        if label is not None:
+            raise BaccError("label= goes with metric='precision'")
     check_int(n_sim, "n_sim", 1, MAX_SIMULATIONS)
     w = check_weights(weights, n.size)
     if any(m == "bayes" for m in meths if isinstance(m, str)):
@@ -489,13 +562,13 @@ def coverage(
     rng = check_random_state(random_state)
 
     if metric == "precision":
-        from .prevalence import rate_value
-
-        truth = float(rate_value("precision", p[1], 1.0 - p[0], pi))
-        pr = pi
+        truth = float(pi[label] * column[label] / (pi @ column))
+        pr = (pi, label)
+        # the counts of the class's column: C[j, label] of n_j
+        k = rng.binomial(n, column, size=(int(n_sim), n.size))
     else:
         truth = float(w @ p) if metric == "balanced_accuracy" else float(n @ p / n.sum())
-    k = rng.binomial(n, p, size=(int(n_sim), n.size))
+        k = rng.binomial(n, p, size=(int(n_sim), n.size))
 
     results = []
     with Progress(len(meths), "simulating", enabled=progress, delay=_DELAY) as bar:
@@ -515,7 +588,8 @@ def coverage(
         sides=sides,
         metric=metric,
         weights=tuple(float(x) for x in w),
-        prevalence=pi if metric == "precision" else None,
+        prevalence=(None if metric != "precision" else
+                    float(pi[1]) if pi.size == 2 else tuple(float(v) for v in pi)),
     )
 
 

@@ -658,8 +658,12 @@ def mcnemar_text(m) -> str:
 # simulation, batches, cross-validation
 def coverage_title(r) -> list[str]:
     """The two lines above a coverage table: what was simulated."""
+    if isinstance(r.prevalence, tuple):
+        prev = "(" + ", ".join(fmt.significant(v, 4) for v in r.prevalence) + ")"
+    else:
+        prev = fmt.significant(r.prevalence or 0.0, 4)
     what = {"balanced_accuracy": "balanced accuracy", "accuracy": "accuracy"}.get(
-        r.metric, f"precision at prevalence {fmt.significant(r.prevalence or 0.0, 4)}")
+        r.metric, f"precision at prevalence {prev}")
     return [
         f"Coverage of {fmt.percent(r.confidence, precise=True)} {_SIDES[r.sides]} intervals for "
         f"the {what} = {fmt.significant(r.true_value, 6)}",
