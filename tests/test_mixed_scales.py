@@ -191,3 +191,38 @@ def test_random_mixes_of_class_sizes(mix):
         ref = np.array([ref_cdf(xi, a, b, w) for xi in x])
     err = np.abs(np.asarray(post.cdf(x)) - ref)
     assert err.max() <= CDF_TOL, f"cdf off by {err.max():.3g} (n={n.tolist()}, k={k.tolist()})"
+
+
+# ---------------------------------------------------------------- (7) extrapolation resonance
+
+
+def test_extrapolated_table_at_a_resonant_step_is_caught_by_its_indicator():
+    """39 Jeffreys classes of 1 and 2 examples: at some lattice steps (71 or 78 per class
+    weight) the extrapolated table is ~1e-7 off. Its error indicator flags it, and the checked
+    table (a second one at a neighbouring step) is within the tolerance; at ordinary steps the
+    indicator is small and no second table is built."""
+    from bacc._engine.components import partition
+    from bacc._engine.lattice import GridTable, checked_table
+
+    rng = np.random.default_rng(0)
+    n = rng.integers(1, 3, 39)
+    k = np.array([rng.integers(0, x + 1) for x in n])
+    a, b, w = beta_params(n, k, "jeffreys")
+    d = bacc.BetaSum(a, b, w)
+    plan = partition(d._cvar, widest_smooth=d._widest_smooth())
+    mu, sd = ref_mean_sd_cf(a, b, w)
+    x = mu + sd * Z5
+    ref = ref_cdf_cf(x, a, b, w)
+    base = 2 * d._resolution
+    errors = []
+    for f in np.linspace(0.95, 1.15, 9):
+        t = GridTable(a, b, w, plan.widest, plan.lattice, base * f)
+        err = float(np.max(np.abs(t.values(x, ("cdf",))["cdf"] - ref)))
+        errors.append((err, t.indicator, f))
+        checked = checked_table(a, b, w, plan.widest, plan.lattice, base * f)
+        c_err = float(np.max(np.abs(checked.values(x, ("cdf",))["cdf"] - ref)))
+        assert c_err <= 1e-8, (f, c_err)
+        if err > 1e-8:
+            assert t.indicator > 1e-9, (f, err, t.indicator)
+    assert max(e for e, _, _ in errors) > 1e-8  # a resonant step is among them
+    assert min(i for _, i, _ in errors) < 1e-9  # and ordinary ones, taken as they are
