@@ -679,6 +679,23 @@ def rate_interval(rate: str, k_pos: int, n_pos: int, k_neg_wrong: int, n_neg: in
     return lo, hi
 
 
+def prevalence_shares(prevalence, l: int) -> np.ndarray:
+    """One share per class, summing to 1, from a vector of ``l`` shares or (two classes) the
+    second class's share; a BaccError naming the problem otherwise."""
+    if np.ndim(prevalence) == 0:
+        if l != 2:
+            raise BaccError(f"prevalence: give one share per class ({l} numbers summing to 1)")
+        p = check_prevalence(prevalence)
+        return np.array([1.0 - p, p])
+    try:
+        pi = np.asarray(prevalence, dtype=float)
+    except (TypeError, ValueError):
+        raise BaccError(f"prevalence must be numbers, got {prevalence!r}") from None
+    if pi.shape != (l,) or np.any(~np.isfinite(pi)) or np.any(pi < 0) or abs(pi.sum() - 1) > 1e-9:
+        raise BaccError(f"prevalence must be {l} shares >= 0 summing to 1, got {prevalence!r}")
+    return pi
+
+
 def precision_interval(cm, label, prevalence, confidence: float = 0.95) -> tuple[float, float]:
     """Exact confidence interval of one class's precision at a deployment prevalence, for any
     number of classes.
@@ -721,18 +738,7 @@ def precision_interval(cm, label, prevalence, confidence: float = 0.95) -> tuple
         raise BaccError(f"label {label!r} is not a class of the matrix {list(cm.labels)!r}")
     i = cm.labels.index(label)
     l = cm.n_classes
-    if np.ndim(prevalence) == 0:
-        if l != 2:
-            raise BaccError(f"prevalence: give one share per class ({l} numbers summing to 1)")
-        p = check_prevalence(prevalence)
-        pi = np.array([1.0 - p, p])
-    else:
-        try:
-            pi = np.asarray(prevalence, dtype=float)
-        except (TypeError, ValueError):
-            raise BaccError(f"prevalence must be numbers, got {prevalence!r}") from None
-        if pi.shape != (l,) or np.any(~np.isfinite(pi)) or np.any(pi < 0) or abs(pi.sum() - 1) > 1e-9:
-            raise BaccError(f"prevalence must be {l} shares >= 0 summing to 1, got {prevalence!r}")
+    pi = prevalence_shares(prevalence, l)
     n = cm.support
     if np.any((pi > 0) & (n == 0)):
         raise BaccError("prevalence: a class without true examples cannot have a share > 0")

@@ -327,7 +327,7 @@ def _precision_union(k, n, confidence, sides, target):
 def _precision_truth(class_sizes, rates, prevalence, label):
     """Validated truth of a precision coverage study: class sizes, class accuracies (the
     diagonal), the rates of the class's column, the prevalence vector and the class index."""
-    from .prevalence import check_prevalence
+    from .prevalence import prevalence_shares
 
     try:
         R = np.asarray(rates, dtype=float)
@@ -357,20 +357,7 @@ def _precision_truth(class_sizes, rates, prevalence, label):
     if prevalence is None:
         raise BaccError("metric='precision' needs prevalence= (the share of positives, or one "
                         "share per class)")
-    if np.ndim(prevalence) == 0:
-        if l != 2:
-            raise BaccError(f"prevalence: give one share per class ({l} numbers summing to 1)")
-        x = check_prevalence(prevalence)
-        pi = np.array([1.0 - x, x])
-    else:
-        try:
-            pi = np.asarray(prevalence, dtype=float)
-        except (TypeError, ValueError):
-            raise BaccError(f"prevalence must be numbers, got {prevalence!r}") from None
-        if pi.shape != (l,) or np.any(~np.isfinite(pi)) or np.any(pi < 0) or abs(
-                pi.sum() - 1.0) > 1e-9:
-            raise BaccError(f"prevalence must be {l} shares >= 0 summing to 1, got "
-                            f"{prevalence!r}")
+    pi = prevalence_shares(prevalence, l)
     if pi[label] == 0:
         raise BaccError(f"class {label} has prevalence 0: its precision is undefined")
     column = R[:, label]
