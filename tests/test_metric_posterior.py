@@ -216,6 +216,8 @@ def _sbc(metric, design, exact, reps, seed, label=None):
     ("metric", "design", "exact", "label"),
     [
         ("recall", "stratified", True, 1),
+        ("precision", "stratified", True, 1),
+        ("f1", "stratified", True, 1),
         ("cohen_kappa", "stratified", False, None),
         ("precision", "random", True, 1),
         ("matthews", "random", False, None),
