@@ -226,3 +226,25 @@ def test_extrapolated_table_at_a_resonant_step_is_caught_by_its_indicator():
             assert t.indicator > 1e-9, (f, err, t.indicator)
     assert max(e for e, _, _ in errors) > 1e-8  # a resonant step is among them
     assert min(i for _, i, _ in errors) < 1e-9  # and ordinary ones, taken as they are
+
+
+# ---------------------------------------------------------------- (8) h^4 term added back
+
+
+def test_many_singular_classes_with_the_smooth_h4_term_added_back():
+    """1000 Jeffreys classes of 1 to 1e9 examples, a fifth perfect and a tenth all wrong (the
+    slowest mix of benchmarks/bench_mixed.py): densities diverge at the ends, so the table is
+    extrapolated; with no jump or kink among its components, the h^4 term is the smooth one
+    and is added back by fourth differences instead of a fourth lattice level."""
+    rng = np.random.default_rng(0)
+    for _ in range(9):  # the ninth of the benchmark's random mixes
+        m = int(rng.choice([3, 5, 10, 30, 100, 300, 1000]))
+        n = np.maximum(np.round(10 ** rng.uniform(0, 9, m)), 1).astype(np.int64)
+        r = rng.random(m)
+        k = np.where(r < 0.2, n, np.where(r < 0.3, 0, np.floor(n * rng.uniform(0.3, 1.0, m))))
+        prior = "jeffreys" if rng.random() < 0.5 else "flat"
+    assert (m, prior) == (1000, "jeffreys")
+    a, b, w = beta_params(n, k.astype(np.int64), "jeffreys")
+    d = bacc.BetaSum(a, b, w)
+    check(d, a, b, w)
+    assert d._grid is not None and d._grid.h4_added and 4.0 not in d._grid.exponents
