@@ -2,9 +2,10 @@
 
 Rows: 200 classes with sizes log-uniform on 1..1e8 (Jeffreys prior); 10 classes of 1, 2, 10,
 100, ..., 1e8 examples; 1000 classes of 6e7 examples beside two of 1 and 2; the comparison of
-two classifiers on two classes of 3 and 1e7 examples; and the slowest of 60 random mixes
+two classifiers on two classes of 3 and 1e7 examples; and the three slowest of 60 random mixes
 (3 to 1000 classes, sizes 1..1e9, a fifth of the classes perfect and a tenth all wrong, flat or
-Jeffreys prior), found by timing each once.
+Jeffreys prior), found by timing each three times (the fastest run kept), with the count of
+mixes above 100 ms.
 
 Baseline, in the same process: numpy Monte Carlo with 1e4 draws per class of the balanced
 accuracy's posterior (or of the difference), the 95 % interval from the draws: what a user
@@ -65,16 +66,20 @@ def main() -> None:
     rows.append(("10 classes, 1..1e8", n, np.floor(0.8 * n).astype(np.int64), "flat"))
     n = np.array([1, 2] + [60_000_000] * 1000)
     rows.append(("1000 of 6e7 beside 1 and 2", n, np.array([1, 1] + [30_000_000] * 1000), "flat"))
-    # the slowest random mix
-    slowest = (0.0, None)
+    # the three slowest random mixes (each timed three times, the fastest run kept)
+    found = []
     for n, k, prior in random_mixes():
-        t = time.perf_counter()
-        bacc.evaluate(matrix(n, k), prior=prior)
-        dt = time.perf_counter() - t
-        if dt > slowest[0]:
-            slowest = (dt, (n, k, prior))
-    n, k, prior = slowest[1]
-    rows.append((f"slowest of 60 random ({len(n)} classes, {prior})", n, k, prior))
+        cm = matrix(n, k)
+        runs = []
+        for _ in range(3):
+            t = time.perf_counter()
+            bacc.evaluate(cm, prior=prior)
+            runs.append(time.perf_counter() - t)
+        found.append((min(runs), n, k, prior))
+    found.sort(key=lambda f: -f[0])
+    over = sum(f[0] > 0.1 for f in found)
+    for rank, (_, n, k, prior) in enumerate(found[:3], start=1):
+        rows.append((f"slowest of 60 random, #{rank} ({len(n)} classes, {prior})", n, k, prior))
 
     print(f"{'case':44s} {'bacc (ms)':>10s} {'MC 1e4 (ms)':>12s} {'ratio':>7s}")
     for name, n, k, prior in rows:
@@ -84,6 +89,7 @@ def main() -> None:
         t_mc = timed(lambda a=a, b=b, w=w: monte_carlo(a, b, w, rng), repeat=3)
         print(f"{name:44s} {t_bacc * 1e3:10.1f} {t_mc * 1e3:12.1f} {t_mc / t_bacc:7.1f}")
 
+    print(f"random mixes above 100 ms (fastest of three runs): {over} of {len(found)}")
     A = np.array([[3, 0], [1, 10_000_000 - 1]])
     B = np.array([[2, 1], [2, 10_000_000 - 2]])
     t_bacc = timed(lambda: bacc.compare(A, B))
