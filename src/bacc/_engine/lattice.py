@@ -357,7 +357,14 @@ def _weights(exps: tuple[float, ...]) -> np.ndarray:
 
 
 class GridTable:
-    """CDF / SF / density of ``S = sum_i w_i X_i`` (all ``w_i > 0``) on an aligned lattice."""
+    """CDF / SF / density of ``S = sum_i w_i X_i`` (all ``w_i > 0``) on an aligned lattice.
+
+    Attributes of note: ``exponents`` (the powers of the step extrapolated away),
+    ``indicator`` (the largest difference between the extrapolation and the one of an order
+    less, without the coarsest lattice: Richardson's own error indicator, 0 without
+    extrapolation) and ``h4_added`` (the smooth h^4 term added back by fourth differences
+    instead of extrapolated).
+    """
 
     def __init__(
         self, a, b, w, ib: int, ids: list[int], resolution: float, narrow=None, extrapolate=True
