@@ -248,3 +248,21 @@ def test_many_singular_classes_with_the_smooth_h4_term_added_back():
     d = bacc.BetaSum(a, b, w)
     check(d, a, b, w)
     assert d._grid is not None and d._grid.h4_added and 4.0 not in d._grid.exponents
+
+
+def test_a_smooth_component_is_kept_exact_when_the_widest_diverges():
+    """1000 Jeffreys classes of 1 to 1e4 examples, a fifth perfect and a tenth all wrong: the
+    widest classes (one or two examples) have densities that diverge at an end; a smooth class
+    of comparable spread is evaluated exactly instead, so its CDF adds no boundary terms to
+    extrapolate. Checked against Gil-Pelaez."""
+    rng = np.random.default_rng(4)
+    m = 1000
+    n = np.maximum(np.round(10 ** rng.uniform(0, 4, m)), 1).astype(np.int64)
+    r = rng.random(m)
+    k = np.where(r < 0.2, n, np.where(r < 0.3, 0, np.floor(n * rng.uniform(0.3, 1.0, m))))
+    a, b, w = beta_params(n, k.astype(np.int64), "jeffreys")
+    d = bacc.BetaSum(a, b, w)
+    check(d, a, b, w)
+    widest = int(np.argmax(a * b / ((a + b) ** 2 * (a + b + 1))))
+    assert min(a[widest], b[widest]) < 1 and min(a[d._ib], b[d._ib]) >= 4.5
+    assert d._grid.exponents == [2.5, 3.5]
