@@ -581,3 +581,14 @@ def test_paired_comparison_takes_the_jeffreys_prior(preds):
                          [r["model_b"] for r in rows], labels=["bird", "cat", "dog"],
                          prior="jeffreys").to_dict()
     assert d["comparison"]["p_better"] == pytest.approx(ref["p_better"], abs=1e-12)
+
+
+def test_coverage_of_precision_on_the_command_line_is_two_class():
+    proc = run("coverage", "--methods", "union", "--sizes", "20,20,20", "--accuracies",
+               "0.9,0.95,0.9", "--metric", "precision", "--prevalence", "0.005", "--n-sim",
+               "100", check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "bacc.coverage" in proc.stderr
+    ok = run("coverage", "--methods", "union", "--sizes", "5000,50", "--accuracies",
+             "0.99,0.9", "--metric", "precision", "--prevalence", "0.005", "--n-sim", "2000")
+    assert "precision at prevalence 0.005" in ok.stdout

@@ -237,6 +237,10 @@ def coverage(args) -> int:
         methods = [m for m in methods if m not in ("union", "sidak", "buehler")] or ["clopper-pearson"]
     if args.metric == "precision":
         methods = ["union"]  # the one interval of the precision at a prevalence
+        if len(sizes) != 2:
+            raise BaccError("--metric precision: the command line simulates two classes "
+                            "(negatives, positives); for more, call bacc.coverage with the "
+                            "matrix of true row rates and label=")
     # one call: every method sees the same simulated test sets
     result = simulate(
         methods, sizes, accs, confidence=args.confidence, n_sim=args.n_sim,
