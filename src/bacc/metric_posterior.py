@@ -56,7 +56,7 @@ from ._engine.validate import (
 from .confusion import ConfusionMatrix, as_confusion_matrix, included_classes
 from .distributions import BetaPosterior, ContinuousDistribution
 from .errors import BaccError
-from .prevalence import RateAtPrevalence, check_prevalence, rate_value
+from .prevalence import RateAtPrevalence, prevalence_shares, rate_value
 
 __all__ = [
     "METRICS",
@@ -515,17 +515,7 @@ def posterior_metric(
 def _prevalence_vector(prevalence, n_i: np.ndarray, l: int) -> np.ndarray:
     if prevalence is None:
         return n_i / n_i.sum()
-    if np.ndim(prevalence) == 0:
-        if l != 2:
-            raise BaccError(f"prevalence: give one share per class ({l} numbers summing to 1)")
-        p = check_prevalence(prevalence)
-        return np.array([1.0 - p, p])
-    try:
-        v = np.asarray(prevalence, dtype=float)
-    except (TypeError, ValueError):
-        raise BaccError(f"prevalence must be numbers, got {prevalence!r}") from None
-    if v.shape != (l,) or np.any(~np.isfinite(v)) or np.any(v < 0) or abs(v.sum() - 1) > 1e-9:
-        raise BaccError(f"prevalence must be {l} shares >= 0 summing to 1, got {prevalence!r}")
+    v = prevalence_shares(prevalence, l)
     if np.any((v > 0) & (n_i == 0)):
         raise BaccError("prevalence: a class without true examples cannot have a share > 0 "
                         "(nothing is known of its recall)")
