@@ -50,9 +50,8 @@ from scipy import special as sc
 
 from ._engine import beta as _beta
 from ._engine.aggregate import BetaNarrow, MomentNarrow
-from ._engine.components import RHO, TwoPoint, partition
+from ._engine.components import RHO, SMOOTH_EXPONENT, TwoPoint, partition
 from ._engine.convert import readonly
-from ._engine.lattice import _MANY as _MANY_LATTICE
 from ._engine.lattice import checked_table
 from ._engine.mode import WIDE, find_mode, richardson_vertex
 from ._engine.pair import PairSums
@@ -572,21 +571,9 @@ class BetaSum(SumDistribution):
     def _prepare(self) -> None:
         if self._prepared:
             return
-        plan = partition(self._cvar, widest_smooth=self._widest_smooth())
+        plan = partition(self._cvar, widest_smooth=self._widest_smooth(),
+                         smooth=np.minimum(self._a, self._b) >= SMOOTH_EXPONENT)
         ib, lattice_ids = plan.widest, plan.lattice
-        if len(lattice_ids) >= _MANY_LATTICE and min(self._a[ib], self._b[ib]) < 4.5:
-            # many lattice components and a widest one whose density jumps or diverges: a
-            # smooth component of at least half its spread is evaluated exactly instead (its
-            # CDF adds no boundary terms to extrapolate, and the rough one goes on the
-            # lattice, where it adds fewer: one level less, about half the work)
-            sd = np.sqrt(self._cvar)
-            ok = [i for i in lattice_ids
-                  if min(self._a[i], self._b[i]) >= 4.5 and sd[i] >= 0.5 * sd[ib]]
-            if ok:
-                j = max(ok, key=lambda i: sd[i])
-                lattice_ids = sorted([i for i in lattice_ids if i != j] + [ib],
-                                     key=lambda i: sd[i])
-                ib = j
         self._ib = ib
         self._b_logbeta = float(sc.betaln(self._a[ib], self._b[ib]))
         self._offset = self._shift

@@ -580,8 +580,6 @@ def _monte_carlo(name, label, fn, C, design, prev, sample, budget, rng, c, prev_
     q = [(1 - c) / 2, 0.5, (1 + c) / 2]
     if sampler == "sobol":
         dist = _sobol(fn, C, design, prev, n_draws, target, rng, q, resample)
-        how = (f"randomised quasi-Monte Carlo, {SOBOL_REPLICATES} scrambled Sobol sequences of "
-               f"{dist.n_draws // SOBOL_REPLICATES} draws")
     elif n_draws is not None:
         dist = SampleDistribution(resample(n_draws, rng), resample)
     else:
@@ -592,8 +590,9 @@ def _monte_carlo(name, label, fn, C, design, prev, sample, budget, rng, c, prev_
             if worst <= target or draws.size >= MOST_DRAWS:
                 break
             draws = np.concatenate([draws, resample(draws.size, rng)])
-    if sampler != "sobol":
-        how = f"Monte Carlo, {dist.n_draws} posterior draws"
+    how = (f"randomised quasi-Monte Carlo, {SOBOL_REPLICATES} scrambled Sobol sequences of "
+           f"{dist.n_draws // SOBOL_REPLICATES} draws" if sampler == "sobol"
+           else f"Monte Carlo, {dist.n_draws} posterior draws")
     return _summarise(name, label, design, prev_t, sample, dist, False, how, c)
 
 
@@ -636,20 +635,18 @@ def _sobol(fn, C, design, prev, n_draws, target, rng, q, resample) -> SampleDist
         return out
 
     if n_draws is not None:
-        m = 1 << max(0, int(np.ceil(np.log2(n_draws / SOBOL_REPLICATES))))
-        reps = more(m)
-    else:
-        m = SOBOL_FIRST
-        reps = more(m)
-        while True:
-            dist = ReplicatedSample(reps, resample)
-            worst = max(dist.mean_se, float(np.max(dist.quantile_se(q))))
-            if worst <= target or m * SOBOL_REPLICATES >= MOST_DRAWS:
-                return dist
-            # the next m points of each sequence: together, the first 2m
-            reps = [np.concatenate([r, n]) for r, n in zip(reps, more(m), strict=True)]
-            m *= 2
-    return ReplicatedSample(reps, resample)
+        return ReplicatedSample(
+            more(1 << max(0, int(np.ceil(np.log2(n_draws / SOBOL_REPLICATES))))), resample)
+    m = SOBOL_FIRST
+    reps = more(m)
+    while True:
+        dist = ReplicatedSample(reps, resample)
+        worst = max(dist.mean_se, float(np.max(dist.quantile_se(q))))
+        if worst <= target or m * SOBOL_REPLICATES >= MOST_DRAWS:
+            return dist
+        # the next m points of each sequence: together, the first 2m
+        reps = [np.concatenate([r, n]) for r, n in zip(reps, more(m), strict=True)]
+        m *= 2
 
 
 class ReplicatedSample(SampleDistribution):

@@ -13,11 +13,12 @@ functions of ``s`` and ``f``:
 
 Each increases with ``s`` and decreases with ``f``, and for each the event ``{rate <= t}`` is
 ``{s <= a_t + b_t f}`` with ``a_t``, ``b_t`` in closed form. So the posterior CDF is the
-one-dimensional integral ``P(rate <= t) = integral of p_f(u) F_s(a_t + b_t u) du``, computed
-by adaptive quadrature with the integrand's kinks and narrow peaks given as break points
-(:class:`RateAtPrevalence`), and the exact frequentist interval follows from Clopper-Pearson
-bounds on ``s`` and ``f`` at ``delta / 2`` each (a union bound), mapped through the monotone
-formula (:func:`rate_interval`). Burkman (2021) shows precision and F1 collapsing at a
+one-dimensional integral ``P(rate <= t) = integral of p_f(u) F_s(a_t + b_t u) du`` (or the
+same with the roles of ``s`` and ``f`` swapped), computed by composite Gauss-Legendre with the
+integrand's kinks split (:class:`RateAtPrevalence`), and the exact frequentist interval follows
+from Clopper-Pearson bounds on ``s`` and ``f`` at ``delta / 2`` each (a union bound), mapped
+through the monotone formula (:func:`rate_interval`; :func:`precision_interval` for any number
+of classes). Burkman (2021) shows precision and F1 collapsing at a
 prevalence of 0.425 %; balanced precision is precision at ``pi = 1/2``.
 
 References
@@ -240,23 +241,6 @@ def _split_rule(O: BetaPosterior, p0, uc, p1, kind, log_norm: float, grade: int 
     return u, wz * np.nan_to_num(dens, posinf=0.0)
 
 
-def _hermite_inverse(a, b, Fa, Fb, fa, fb, q, steps: int = 4) -> np.ndarray:
-    """The ``x`` in ``[a, b]`` where the cubic Hermite interpolant of a CDF (values ``Fa``,
-    ``Fb`` and derivatives ``fa``, ``fb`` at the ends) equals ``q``: linear interpolation, then
-    Newton steps on the cubic, kept inside the interval."""
-    h = b - a
-    dF = Fb - Fa
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.clip(np.where(dF > 0, (q - Fa) / dF, 0.5), 0.0, 1.0)
-        for _ in range(steps):
-            t2, t3 = t * t, t * t * t
-            H = ((2 * t3 - 3 * t2 + 1) * Fa + (t3 - 2 * t2 + t) * h * fa
-                 + (-2 * t3 + 3 * t2) * Fb + (t3 - t2) * h * fb)
-            dH = (6 * t2 - 6 * t) * (Fa - Fb) + (3 * t2 - 4 * t + 1) * h * fa + (3 * t2 - 2 * t) * h * fb
-            t = np.clip(np.where(dH > 0, t - (H - q) / dH, t), 0.0, 1.0)
-    return np.where(np.isfinite(t), a + t * h, 0.5 * (a + b))
-
-
 def check_prevalence(prevalence) -> float:
     """A prevalence strictly between 0 and 1, or a BaccError naming it."""
     try:
@@ -282,18 +266,23 @@ class RateAtPrevalence(ContinuousDistribution):
 
     Notes
     -----
-    ``cdf(t) = P(s <= a_t + b_t f)`` is one integral over the variable that is narrower along
-    the line ``s = a_t + b_t f`` (so that the inner distribution function is smooth on the
-    scale of the outer one), taken in that variable's probability scale:
-    ``integral_0^1 F_s(a_t + b_t Q_f(v)) dv`` or ``integral_0^1 SF_f((Q_s(v) - a_t) / b_t) dv``,
-    by composite 16-point Gauss-Legendre over the outer variable's range (40 panels between
-    its 1e-15 quantiles, halving towards an end where its density is infinite); the one panel
-    where the line leaves the unit square (a kink) is integrated again in two parts. ``F``
-    from :func:`scipy.special.betainc`, quantiles from :func:`scipy.special.betaincinv`
-    (bacc's CDF-verified ones beyond ``a + b = 1e7``, where scipy's are wrong). The tests
-    compare with mpmath quadrature (1e-9). Quantiles are solved on the CDF for all levels at
-    once (Illinois regula falsi, to 1e-13); the mean and variance are the double integrals of the rate and its square over
-    both probability scales, with the same rule.
+    ``cdf(t) = P(s <= a_t + b_t f)`` is one integral over an outer variable, the one narrower
+    along the line ``s = a_t + b_t f`` (chosen per threshold, see :meth:`_outer_is_s`, so that
+    the inner distribution function varies no faster than the outer rule resolves):
+    ``integral p_f(u) F_s(a_t + b_t u) du`` or ``integral p_s(u) SF_f((u - a_t) / b_t) du``,
+    by composite 16-point Gauss-Legendre on 20 panels between the outer variable's 1e-15
+    quantiles. An end where the outer density is infinite (exponent ``p < 1``) is integrated
+    in ``z = r^p`` (``r`` the distance to the end), where the density is smooth. The panel
+    where the line leaves the unit square (a kink) is integrated again in two parts, on graded
+    sub-panels when the inner density is infinite there. The inner ``F`` is a cubic Hermite
+    table (:func:`_cdf_table`; ``betainc`` itself when the inner density has an infinite
+    end). The density is the derivative of the same integral in ``t``. Quantiles: from the
+    Beta distribution with the rate's exact mean and variance, safeguarded second-order
+    Newton steps on the CDF with the density (regula falsi with the Illinois rule as the
+    fallback), to 1e-13 in probability. The mean and variance are double integrals over both
+    probability scales (6-point Gauss-Legendre on panels halving towards both ends); the
+    accuracy's are closed-form. The tests compare with mpmath quadrature (1e-9, down to 1e-12
+    at singular kinks).
     """
 
     def __init__(self, rate: str, sensitivity: BetaPosterior, fpr: BetaPosterior,
@@ -487,13 +476,6 @@ class RateAtPrevalence(ContinuousDistribution):
             return out
         return out, np.maximum(np.bincount(row, weights=f * ww, minlength=T), 0.0)
 
-    def _cdf1(self, t: float) -> float:
-        if t <= 0.0:
-            return 0.0
-        if t >= 1.0:
-            return 1.0
-        return float(self._cdf_many(np.array([t]))[0])
-
     def cdf(self, x):
         """``P(rate <= x)``."""
         return _inside_unit(np.asarray(x, dtype=float), self._cdf_many)
@@ -546,8 +528,7 @@ class RateAtPrevalence(ContinuousDistribution):
         # (regula falsi where a step leaves it); done when every level is met to 1e-13 in
         # probability, or after a step from within 1e-9, or when the step no longer moves x
         done = np.zeros(q.size, dtype=bool)
-        last = np.zeros(q.size, dtype=bool)
-        last[:] = 2  # neither side yet
+        last = np.full(q.size, -1, dtype=np.int8)  # side kept last: 1 below, 0 above, -1 none
         for _ in range(100):
             at = np.flatnonzero(~done)
             xt = x[at]
@@ -563,7 +544,7 @@ class RateAtPrevalence(ContinuousDistribution):
             below = r < 0
             # Illinois: the end kept twice in a row has its residual halved (no stagnation of
             # the regula falsi fallback)
-            again = below == last[at]
+            again = below.astype(np.int8) == last[at]
             a[at] = np.where(below, xt, a[at])
             b[at] = np.where(below, b[at], xt)
             ra[at] = np.where(below, r, np.where(again, 0.5 * ra[at], ra[at]))
@@ -730,7 +711,6 @@ def precision_interval(cm, label, prevalence, confidence: float = 0.95) -> tuple
         A label not in the matrix, a bad prevalence, or a share for a class without examples.
     """
     from .confusion import as_confusion_matrix
-    from .intervals import clopper_pearson
 
     c = check_confidence(confidence)
     cm = as_confusion_matrix(cm)
@@ -744,18 +724,33 @@ def precision_interval(cm, label, prevalence, confidence: float = 0.95) -> tuple
         raise BaccError("prevalence: a class without true examples cannot have a share > 0")
     if pi[i] == 0:
         raise BaccError(f"class {label!r} has prevalence 0: its precision is undefined")
-    use = pi > 0
-    each = 1.0 - (1.0 - c) / int(use.sum())
-    k = cm.counts[:, i]
-    lo = np.zeros(l)
-    hi = np.zeros(l)
-    lo[use], hi[use] = clopper_pearson(k[use], n[use], confidence=each)
-    rest = use.copy()
-    rest[i] = False
-    worst = pi[i] * lo[i] / (pi[i] * lo[i] + float(pi[rest] @ hi[rest]))
-    best_den = pi[i] * hi[i] + float(pi[rest] @ lo[rest])
-    best = 1.0 if best_den == 0 else pi[i] * hi[i] / best_den
-    return (0.0 if math.isnan(worst) else float(worst)), float(best)
+    lo, hi = precision_union_bounds(cm.counts[:, i][None, :], n, pi, i, c)
+    return float(lo[0]), float(hi[0])
 
 
-__all__ += ["precision_interval"]
+def precision_union_bounds(k, n, pi, i: int, confidence: float, sides: str = "two"):
+    """The union-bound interval of class ``i``'s precision at the prevalences ``pi`` for many
+    test sets at once (see :func:`precision_interval`): ``k`` holds the counts of column ``i``
+    (shape ``(sets, l)``; ``k[:, j]`` of ``n[j]`` true examples of class ``j`` predicted as
+    ``i``). Clopper-Pearson bounds of the ``m`` rates with ``pi_j > 0``, at ``delta / m`` each
+    (per side for one-sided bounds), mapped through ``pi_i R_ii / sum_j pi_j R_ji``; ``0/0``
+    gives ``[0, 1]``. Returns the lower and upper bounds (arrays)."""
+    from .intervals import clopper_pearson
+
+    k = np.asarray(k)
+    use = np.flatnonzero(pi > 0)
+    c_each = 1.0 - (1.0 - confidence) / use.size
+    flip = {"lower": "upper", "upper": "lower"}.get(sides, sides)
+    lo = np.zeros(k.shape)
+    hi = np.zeros(k.shape)
+    for j in use:
+        lo[:, j], hi[:, j] = clopper_pearson(k[:, j], int(n[j]), confidence=c_each,
+                                             sides=sides if j == i else flip)
+    rest = use[use != i]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        worst = pi[i] * lo[:, i] / (pi[i] * lo[:, i] + hi[:, rest] @ pi[rest])
+        best = pi[i] * hi[:, i] / (pi[i] * hi[:, i] + lo[:, rest] @ pi[rest])
+    return np.nan_to_num(worst, nan=0.0), np.nan_to_num(best, nan=1.0)
+
+
+__all__ += ["precision_interval", "precision_union_bounds"]

@@ -300,28 +300,12 @@ def _intervals(method, k, n, w, confidence, sides, metric, prior):
 
 
 def _precision_union(k, n, confidence, sides, target):
-    """The union interval of one class's precision at the prevalences ``pi`` for every
-    simulated test set (``target = (pi, i)``; ``k``: the counts of column ``i``): Clopper-
-    Pearson bounds on the ``m`` column rates with ``pi_j > 0``, at ``delta / m`` each (per side
-    for one-sided bounds), mapped through ``pi_i R_ii / sum_j pi_j R_ji``. For two classes
-    this is :func:`bacc.prevalence.rate_interval`, for any number
-    :func:`bacc.prevalence.precision_interval`."""
-    from .intervals import clopper_pearson
+    """The union interval of one class's precision (``target = (pi, i)``) for every simulated
+    test set: :func:`bacc.prevalence.precision_union_bounds` on the counts of its column."""
+    from .prevalence import precision_union_bounds
 
     pi, i = target
-    use = np.flatnonzero(pi > 0)
-    c_each = 1.0 - (1.0 - confidence) / use.size
-    flip = {"lower": "upper", "upper": "lower"}.get(sides, sides)
-    lo = np.zeros(k.shape)
-    hi = np.zeros(k.shape)
-    for j in use:
-        lo[:, j], hi[:, j] = clopper_pearson(k[:, j], int(n[j]), confidence=c_each,
-                                             sides=sides if j == i else flip)
-    rest = use[use != i]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        worst = pi[i] * lo[:, i] / (pi[i] * lo[:, i] + hi[:, rest] @ pi[rest])
-        best = pi[i] * hi[:, i] / (pi[i] * hi[:, i] + lo[:, rest] @ pi[rest])
-    return np.nan_to_num(worst, nan=0.0), np.nan_to_num(best, nan=1.0)
+    return precision_union_bounds(k, n, pi, i, confidence, sides)
 
 
 def _precision_truth(class_sizes, rates, prevalence, label):

@@ -25,6 +25,11 @@ MIXED = 64.0
 #: A narrow part this much narrower than both components of a two-component sum enters it by a
 #: two-point rule (error below 0.05 (sd / sd_R)^4 = 3e-11 in the CDF, sd_R the narrower one).
 NARROW_RULE = 5e-3
+#: Beta parameters from which a density is smooth enough at both ends to be the exact
+#: component of an extrapolated lattice without adding boundary terms (h^5.5 and beyond).
+SMOOTH_EXPONENT = 4.5
+#: From this many lattice components on, a smooth component may replace a rough widest one.
+MANY_LATTICE = 14
 
 
 @dataclass
@@ -56,7 +61,8 @@ def split_scales(
     return order[narrow.size :], narrow
 
 
-def partition(cvar: np.ndarray, mixed: float = MIXED, widest_smooth: bool = False) -> Plan:
+def partition(cvar: np.ndarray, mixed: float = MIXED, widest_smooth: bool = False,
+              smooth: np.ndarray | None = None) -> Plan:
     """Split components by spread (see the module notes).
 
     Parameters
@@ -69,6 +75,14 @@ def partition(cvar: np.ndarray, mixed: float = MIXED, widest_smooth: bool = Fals
         The widest component's density is smooth (its CDF at least three times continuously
         differentiable) wherever it has mass: then, when every other component is narrow, they
         all enter it by the two-point rule (the sum is the widest component, exact, smoothed).
+    smooth : ndarray of bool, optional
+        Which components have smooth densities at both ends (parameters at least
+        ``SMOOTH_EXPONENT``). With ``MANY_LATTICE`` or more lattice components and a widest
+        one that is not smooth (its density jumps or diverges), the widest smooth lattice
+        component of at least half its spread is kept exact instead: its CDF adds no boundary
+        terms to the lattice's error, and the rough one, on the lattice, adds fewer (one
+        extrapolation level less: 1000 Jeffreys classes of 1 to 1e4 examples, 0.25 s ->
+        0.14 s, within 1e-10 of Gil-Pelaez).
     """
     sd = np.sqrt(cvar)
     order = np.argsort(sd, kind="stable")
@@ -95,6 +109,13 @@ def partition(cvar: np.ndarray, mixed: float = MIXED, widest_smooth: bool = Fals
     plan.rule = bool(narrow.size and keep.size == 1 and sd_narrow <= NARROW_RULE * sd[keep[0]])
     plan.lattice = [int(i) for i in keep]
     plan.narrow = [int(i) for i in narrow]
+    if smooth is not None and len(plan.lattice) >= MANY_LATTICE and not smooth[plan.widest]:
+        ok = [i for i in plan.lattice if smooth[i] and sd[i] >= 0.5 * sd[plan.widest]]
+        if ok:
+            j = max(ok, key=lambda i: sd[i])
+            plan.lattice = sorted([i for i in plan.lattice if i != j] + [plan.widest],
+                                  key=lambda i: sd[i])
+            plan.widest = j
     return plan
 
 

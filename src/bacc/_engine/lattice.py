@@ -45,6 +45,7 @@ import numpy as np
 from scipy import fft as sfft
 
 from . import beta as _beta
+from .components import MANY_LATTICE as _MANY  # from here the sum is smooth at the step
 
 __all__ = ["GridTable"]
 
@@ -59,7 +60,6 @@ _EYE4 = np.eye(4, dtype=bool)
 # the same for the derivative (d/du u^k = k u^(k-1)), side by side: (6, 12)
 _BASIS = np.hstack([_LAGRANGE, np.vstack([_POWERS[1:, None] * _LAGRANGE[1:], np.zeros(_ORDER)])])
 _DIRECT = 8  # up to this many lattice components are convolved by a single FFT
-_MANY = 14  # from this many lattice components on, the sum is smooth at the lattice scale
 _SMOOTH_SUM = 100  # from this many, the smooth h^4 term is added back instead of extrapolated
 _H4_TERM = 1e-10  # below this the h^4 term is left out of the extrapolation
 _CHECK = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # where a cell's interpolant is checked
@@ -406,7 +406,8 @@ class GridTable:
         # level of extrapolation less (measured on the random mixes of bench_mixed.py: within
         # 6e-10 of Gil-Pelaez; with 39 components of 1 or 2 examples it would leave up to 2e-9)
         lat_p = p_min[1:]
-        jumps = np.any((lat_p < 2.5) & (np.abs(lat_p - np.round(np.minimum(lat_p, 3.0))) < 1e-9))
+        low = lat_p[lat_p < 2.5]  # finite: ends without mass are inf
+        jumps = bool(np.any(np.abs(low - np.round(low)) < 1e-9))
         self.h4_added = bool(4.0 in exps and len(ids) >= _SMOOTH_SUM and not jumps)
         if self.h4_added:
             exps = [e for e in exps if e != 4.0]
