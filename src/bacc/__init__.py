@@ -33,6 +33,7 @@ from .intervals import (
     fold_sem_interval,
 )
 from .metric_posterior import MetricPosterior, posterior_metric
+from .population import Population, population
 from .posterior import (
     BalancedAccuracyPosterior,
     posterior_accuracy,
@@ -63,6 +64,7 @@ __all__ = [
     "MethodCoverage",
     "MissingDependencyError",
     "PairedDifference",
+    "Population",
     "PosteriorSummary",
     "Ranking",
     "approx_class_intervals",
@@ -86,6 +88,7 @@ __all__ = [
     "posterior_class_accuracies",
     "rank",
     "rank_paired",
+    "population",
     "posterior_metric",
     "MetricPosterior",
 ]

@@ -47,7 +47,7 @@ from .results import (
     resolve_paired,
 )
 
-__all__ = ["COMMANDS", "compare", "coverage", "evaluate", "rank", "report"]
+__all__ = ["COMMANDS", "compare", "coverage", "evaluate", "population", "rank", "report"]
 
 
 def _load(args):
@@ -289,6 +289,7 @@ def report(args) -> int:
     _check_prevalence_option(args)
     settings = Settings.from_args(args)
     items = _load(args)
+    pop = _population_of(items, "normal-binomial", settings.confidence) if args.population else None
     srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
     page_title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
     batch = batch_summary(items, settings) if len(items) > REPORT_ALL else None
@@ -305,7 +306,7 @@ def report(args) -> int:
         section = Section(title="Results", entries=report_entries(
                               results, metrics=extras[0], prevalence=args.prevalence,
                               curves=extras[1]),
-                          batch=batch, batch_note=note, measures=False)
+                          batch=batch, batch_note=note, measures=False, population=pop)
         page = render_report([section], title=page_title, max_detail=REPORT_PICTURES,
                              pictures=pictures_wanted(args.no_pictures))
         out(f"wrote {write_report(args.output, page)}")
@@ -332,10 +333,54 @@ def report(args) -> int:
     section = Section(title="Results", entries=report_entries(
                           results, metrics=extras[0], prevalence=args.prevalence,
                           curves=extras[1]),
-                      comparisons=comparisons, ranking=ranking, measures=len(results) <= 6)
+                      comparisons=comparisons, ranking=ranking, measures=len(results) <= 6,
+                      population=pop)
     page = render_report([section], title=page_title, pictures=pictures_wanted(args.no_pictures))
     path = write_report(args.output, page)
     out(f"wrote {path}")
+    return 0
+
+
+def _population_of(items, model: str, confidence: float):
+    """Mixed-effects inference over the loaded items, each one subject."""
+    from ..population import population as fit
+
+    if len(items) < 2:
+        raise BaccError("population inference needs one confusion matrix per subject: give --by "
+                        "COL (the subject column) or several matrices")
+    matrices = {it.name: it.confusion for it in items}
+    if len(matrices) < len(items):
+        raise BaccError("two inputs have the same name; name each matrix once (NAME=...)")
+    return fit(matrices, model=model, confidence=confidence)
+
+
+def population(args) -> int:
+    """``bacc population``: the population balanced accuracy from one matrix per subject."""
+    if args.subjects < 1:
+        raise BaccError(f"--subjects must be at least 1, got {args.subjects}")
+    from ..display.text import population_table
+
+    pop = _population_of(_load(args), args.model, args.confidence)
+    if args.format == "json":
+        dump_json(pop.to_dict())
+    elif args.format == "csv":
+        header = ["entry", "examples", "sample", "mean", "median", "mode", "lower", "upper",
+                  "shrunken_mean", "shrunken_lower", "shrunken_upper", "p_above_chance"]
+        s = pop.summary
+        rows = [["population", int(pop.support.sum()), "", s.mean, s.median, s.mode, s.lower,
+                 s.upper, "", "", "", pop.p_above_chance],
+                ["new subject", "", "", pop.predictive.mean, pop.predictive.median,
+                 pop.predictive.mode, pop.predictive.lower, pop.predictive.upper, "", "", "", ""],
+                ["pooled (fixed effects)", int(pop.support.sum()), "", pop.fixed_effects.mean,
+                 pop.fixed_effects.median, pop.fixed_effects.mode, pop.fixed_effects.lower,
+                 pop.fixed_effects.upper, "", "", "", pop.fixed_effects_p_above_chance]]
+        for r in pop.subjects:
+            i, sh = r.independent, r.shrunken
+            rows.append([r.subject, sum(r.support), r.sample_balanced_accuracy, i.mean, i.median,
+                         i.mode, i.lower, i.upper, sh.mean, sh.lower, sh.upper, ""])
+        write_csv(header, rows)
+    else:
+        out(population_table(pop, limit=args.subjects))
     return 0
 
 
@@ -357,5 +402,6 @@ COMMANDS: dict[str, Callable[[Any], int]] = {
     "rank": rank,
     "coverage": coverage,
     "report": report,
+    "population": population,
     "demo": demo,
 }

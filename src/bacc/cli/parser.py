@@ -270,6 +270,34 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table (default), json or csv, e.g. --format csv")
 
     p = sub.add_parser(
+        "population", help="mixed-effects inference on the population balanced accuracy",
+        description=_desc("Many subjects (sessions, sites, customers), one confusion matrix each: "
+                    "the posterior of the population balanced accuracy under a mixed-effects "
+                    "model (exact, not variational), P(> chance), a new subject's predictive "
+                    "interval, each subject's own and shrunken posterior, and the pooled "
+                    "(fixed-effects) result beside it.", _INPUT_HELP),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc population preds.csv --true label --pred predicted --by subject
+              bacc population preds.csv --true label --pred predicted --by subject --format json
+              bacc population --matrix "s1=40,5;7,48" --matrix "s2=44,7;8,41" --matrix "s3=18,2;15,65"
+        """),
+    )
+    _add_inputs(p)
+    g = p.add_argument_group("statistics")
+    g.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                   help="mass of the credible intervals (default 0.95), e.g. --confidence 0.9")
+    g.add_argument("--model", choices=["normal-binomial", "beta-binomial"], default="normal-binomial",
+                   help="the population model (default normal-binomial, as micp), e.g. --model beta-binomial")
+    o = p.add_argument_group("output")
+    o.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                   help="table (default), json, or csv (one row per subject and one for the "
+                        "population), e.g. --format csv")
+    o.add_argument("--subjects", type=int, default=40, metavar="N",
+                   help="subjects listed in the table (default 40), e.g. --subjects 10")
+
+    p = sub.add_parser(
         "report", help="write a self-contained HTML report with tables and pictures",
         description=_desc("Write one self-contained HTML file (no network; readable on a phone): a "
                     "summary row per classifier or group, credible and exact intervals, "
@@ -301,6 +329,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prevalence", type=float, metavar="P",
                    help="with --metrics, two classes: the deployment prevalence of the second "
                         "class, e.g. --prevalence 0.005")
+    p.add_argument("--population", action="store_true",
+                   help="with --by (or several matrices): add mixed-effects inference on the "
+                        "population balanced accuracy, each group a subject, e.g. --population")
 
     p = sub.add_parser(
         "demo", help="evaluate the example classifiers that ship with bacc",

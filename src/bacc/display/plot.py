@@ -38,6 +38,7 @@ __all__ = [
     "plot_difference",
     "plot_forest",
     "plot_measures",
+    "plot_population",
     "plot_posterior",
     "plot_precision_prevalence",
     "figure_svg",
@@ -682,6 +683,77 @@ def plot_forest(
 
 
 # ----------------------------------------------------------------------------------------------
+def plot_population(pop, *, limit: int = 30, width: float | None = None) -> Figure:
+    """The population balanced accuracy and every subject's, under a mixed-effects model.
+
+    Parameters
+    ----------
+    pop : bacc.population.Population
+    limit : int
+        At most this many subjects are drawn (those with the lowest shrunken means first).
+    width : float, optional
+        Width in inches (default 5.2; the report uses 3.5).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Top: the posterior density of the population balanced accuracy with its central
+        credible interval shaded and the pooled (fixed-effects) interval as a bar. Bottom: per
+        subject, its own posterior interval (grey, this subject alone) and its shrunken one
+        (green, under the model), with the sample value as a cross.
+    """
+    subjects = list(pop.subjects)
+    if len(subjects) > limit:
+        subjects = sorted(subjects, key=lambda s: s.shrunken.mean)[:limit]
+    n = len(subjects)
+    w = width or 5.2
+    fig = _new_figure(w, 2.4 + 0.26 * n)
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[1.6, max(1.0, 0.26 * n)])
+    what = "accuracy" if len(pop.labels) == 1 else "balanced accuracy"
+    s = pop.summary
+    xs = [s.lower, s.upper, pop.fixed_effects.lower, pop.fixed_effects.upper]
+    xs += [v for r in subjects for v in (r.independent.lower, r.independent.upper,
+                                         r.shrunken.lower, r.shrunken.upper)]
+    lo, hi = min(xs), max(xs)
+    d_lo, d_hi = _dist_range(pop.balanced_accuracy, 1e-3)
+    span = max(hi - lo, 0.02)
+    lo = max(0.0, min(lo - 0.05 * span, d_lo))
+    hi = min(1.0, max(hi + 0.05 * span, d_hi))
+    x, y = _density(pop.balanced_accuracy, lo, hi)
+    top.plot(x, y, color=GREEN, lw=1.8, label=f"population {what}")
+    inside = (x >= s.lower) & (x <= s.upper)
+    top.fill_between(x[inside], y[inside], color=GREEN, alpha=0.2,
+                     label=f"{fmt.percent(s.confidence)} credible interval")
+    f = pop.fixed_effects
+    ymax = float(np.nanmax(y))
+    top.hlines(-0.08 * ymax, f.lower, f.upper, color=BLUE, lw=3, label="pooled (fixed effects)")
+    _chance_line(top, pop.chance, lo, hi)
+    top.set_ylim(-0.16 * ymax, 1.12 * ymax)
+    top.set_yticks([])
+    top.spines[["top", "right", "left"]].set_visible(False)
+    ys = np.arange(n)[::-1]
+    for yy, r in zip(ys, subjects, strict=True):
+        bottom.hlines(yy + 0.15, r.independent.lower, r.independent.upper, color=GREY, lw=1.6,
+                      label="own (this subject alone)" if yy == ys[0] else None)
+        bottom.hlines(yy - 0.15, r.shrunken.lower, r.shrunken.upper, color=GREEN, lw=2.2,
+                      label="shrunken (under the model)" if yy == ys[0] else None)
+        bottom.plot([r.shrunken.mean], [yy - 0.15], "o", color=GREEN, ms=4)
+        bottom.plot([r.sample_balanced_accuracy], [yy + 0.15], "x", color=INK, ms=4,
+                    label="sample value" if yy == ys[0] else None)
+    if lo <= pop.chance <= hi:
+        bottom.axvline(pop.chance, color=GREY, ls="-.", lw=1.0)
+    bottom.set_yticks(ys, [_short(r.subject, 22 if w < 4.5 else 40) for r in subjects],
+                      fontsize=SMALL)
+    bottom.set_ylim(-0.7, n - 0.3)
+    bottom.set_xlim(lo, hi)
+    bottom.set_xlabel(what)
+    bottom.spines[["top", "right"]].set_visible(False)
+    fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False, ncols=1 if w < 4.5 else 2)
+    more = f" ({n} of {len(pop.subject_names)}: lowest first)" if n < len(pop.subject_names) else ""
+    fig.suptitle(f"population and subjects{more}", fontsize=TITLE, x=0.02, ha="left")
+    return _finish(fig)
+
+
 def plot_precision_prevalence(
     curve: Mapping[str, Any],
     *,

@@ -111,6 +111,7 @@ class Section:
     extra_text: Sequence[tuple[str, str]] = field(default_factory=tuple)
     batch: Any = None
     batch_note: str = ""
+    population: Any = None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -529,6 +530,39 @@ def _comparison_html(c: ReportComparison, figs: _Figures) -> str:
     return "\n".join(out)
 
 
+def _population_html(pop, figs: _Figures) -> str:
+    """The mixed-effects block: population posterior, verdict, classes, subjects, picture."""
+    from .plot import REPORT_WIDTH
+
+    what = "accuracy" if len(pop.labels) == 1 else "balanced accuracy"
+    out = [f"<h3>Population (mixed effects, {esc(pop.model)} model)</h3>",
+           f"<p>Each of the {len(pop.subject_names)} groups is taken as a subject drawn from a "
+           f"population; the population {what} is what a new subject's classifier is expected to "
+           "reach on average (Brodersen et al. 2012, 2013).</p>"]  # fmt: skip
+    header, rows = _text.population_text_rows(pop)
+    out.append('<div class="scroll">' + html_table(header, rows, cls="cards", headline=(1, 4)) + "</div>")
+    out.append(f"<p>P(population {what} &gt; chance {esc(fmt.significant(pop.chance))}) "
+               f"<b>{esc(fmt.p_phrase(pop.p_above_chance))}</b>. {esc(pop.verdict)}</p>")  # fmt: skip
+    ch = ["class", "population accuracy", f"{fmt.percent(pop.confidence)} interval",
+          "between-subject sd"]  # fmt: skip
+    crows = [[str(c.label), fmt.number(c.accuracy.mean),
+              fmt.interval(c.accuracy.lower, c.accuracy.upper), fmt.number(c.spread)]
+             for c in pop.classes]  # fmt: skip
+    out.append('<div class="scroll">' + html_table(ch, crows, cls="cards", headline=(1,)) + "</div>")
+    out.append('<div class="figs">' + figs(
+        lambda: _plot().plot_population(pop, width=REPORT_WIDTH),
+        f"Top: posterior of the population {what} (shaded: credible interval; bar: the pooled, "
+        "fixed-effects interval). Bottom: each subject alone (grey) and under the model (green).",
+        f"population {what} and per-subject intervals",
+    ) + "</div>")
+    sh, srows = _text.population_subject_rows(pop, limit=None)
+    out.append("<details><summary>Every subject</summary>" + '<div class="scroll">'
+               + html_table(sh, srows, cls="cards", headline=(3, 5)) + "</div></details>")
+    for note in pop.notes[:20]:
+        out.append(f'<p class="muted">{esc(note)}</p>')
+    return "\n".join(out)
+
+
 def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> str:
     from .plot import REPORT_WIDTH
 
@@ -584,6 +618,8 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
         out.append('<div class="figs">' + "".join(pics) + "</div>")
     if n_all > 15:  # many rows: pictures first, then the sortable table
         out.append(table)
+    if sec.population is not None:
+        out.append(_population_html(sec.population, figs))
     for title, text in sec.extra_text:
         out.append(f"<h3>{esc(title)}</h3>{_result_text(text)}")
     if sec.ranking is not None:

@@ -38,6 +38,9 @@ __all__ = [
     "interval_text",
     "interval_title",
     "mcnemar_line",
+    "population_subject_rows",
+    "population_table",
+    "population_text_rows",
     "metric_table",
     "mcnemar_rows",
     "mcnemar_text",
@@ -787,3 +790,64 @@ def cv_text(cv) -> str:
     )
     lines = ["", *align(header, rows, left=0)]
     return head + evaluation_table(ev) + "\n" + "\n".join(lines)
+
+
+def population_text_rows(p):
+    """Header and rows of the population table (population, new subject, pooled)."""
+    header = ["", "mean", "median", "mode", f"{fmt.percent(p.confidence)} interval"]
+
+    def row(name, s):
+        return [name, fmt.number(s.mean), fmt.number(s.median), fmt.number(s.mode),
+                fmt.interval(s.lower, s.upper)]  # fmt: skip
+
+    what = "accuracy" if len(p.labels) == 1 else "balanced accuracy"
+    rows = [row(f"population {what}", p.summary),
+            row("a new subject's", p.predictive),
+            row("pooled (fixed effects)", p.fixed_effects)]  # fmt: skip
+    return header, rows
+
+
+def population_subject_rows(p, *, limit: int | None = 40):
+    """Header and rows of the per-subject table (own and shrunken posteriors)."""
+    pct = fmt.percent(p.confidence)
+    header = ["subject", "examples", "sample", "own mean", f"own {pct}", "shrunken mean",
+              f"shrunken {pct}"]  # fmt: skip
+    subjects = p.subjects if limit is None else p.subjects[:limit]
+    rows = [[str(s.subject), str(sum(s.support)), fmt.number(s.sample_balanced_accuracy),
+             fmt.number(s.independent.mean), fmt.interval(s.independent.lower, s.independent.upper),
+             fmt.number(s.shrunken.mean), fmt.interval(s.shrunken.lower, s.shrunken.upper)]
+            for s in subjects]  # fmt: skip
+    return header, rows
+
+
+def population_table(p, *, limit: int = 40) -> str:
+    """Readable terminal text of a :class:`~bacc.population.Population`."""
+    what = "accuracy" if len(p.labels) == 1 else "balanced accuracy"
+    lines = [
+        *wrap(f"mixed-effects ({p.model}) inference on the population {what}: "
+              f"{len(p.subject_names)} subjects, {len(p.labels)} "
+              f"{'class' if len(p.labels) == 1 else 'classes'}, {int(p.support.sum())} examples"),
+        "",
+    ]
+    header, rows = population_text_rows(p)
+    lines += align(header, rows)
+    lines += ["", f"P(population {what} > chance {fmt.significant(p.chance)}) "
+                  f"{fmt.p_phrase(p.p_above_chance)}",
+              f"log evidence: {p.log_evidence:.4f}", ""]  # fmt: skip
+    lines += wrap(p.verdict)
+    ch = ["class", "population accuracy", f"{fmt.percent(p.confidence)} interval",
+          "between-subject sd"]  # fmt: skip
+    crows = [[str(c.label), fmt.number(c.accuracy.mean),
+              fmt.interval(c.accuracy.lower, c.accuracy.upper), fmt.number(c.spread)]
+             for c in p.classes]  # fmt: skip
+    lines += ["", "per class:", *("  " + line for line in align(ch, crows, width=WIDTH - 2))]
+    sh, srows = population_subject_rows(p, limit=limit)
+    lines += ["", "per subject (own: this subject alone; shrunken: under the model):",
+              *("  " + line for line in align(sh, srows, width=WIDTH - 2))]  # fmt: skip
+    if len(p.subject_names) > limit:
+        lines.append(f"  ... and {len(p.subject_names) - limit} more subjects")
+    for note in p.notes[:5]:
+        lines += wrap("note: " + note)
+    if len(p.notes) > 5:
+        lines.append(f"note: {len(p.notes) - 5} more subjects lack a class")
+    return "\n".join(lines)
