@@ -254,28 +254,27 @@ class Population:
     @functools.cached_property
     def subjects(self) -> tuple:
         """Per-subject results (:class:`SubjectResult`), computed on first access."""
+        m = len(self.subject_names)
+        dists = _subject_averages(self._fits, list(range(m)), self.subject_names)
         out = []
         for j, name in enumerate(self.subject_names):
             k, n = self.correct[:, j], self.support[:, j]
             has = n > 0
-            sample = float(np.mean(k[has] / n[has]))
-            ind = _independent(k, n, self.confidence)
-            shrunk = _summary(self.subject_posterior(j), self.confidence)[0]
-            out.append(SubjectResult(subject=name, correct=tuple(int(v) for v in k),
-                                     support=tuple(int(v) for v in n),
-                                     sample_balanced_accuracy=sample, independent=ind,
-                                     shrunken=shrunk))  # fmt: skip
+            out.append(SubjectResult(
+                subject=name, correct=tuple(int(v) for v in k), support=tuple(int(v) for v in n),
+                sample_balanced_accuracy=float(np.mean(k[has] / n[has])),
+                independent=_independent(k, n, self.confidence),
+                shrunken=_summary(dists[j], self.confidence)[0]))  # fmt: skip
         return tuple(out)
 
     def subject_posterior(self, subject) -> GridAverage:
         """Posterior of one subject's balanced accuracy under the model (by index or name)."""
         j = self._subject_index(subject)
-        return _average([_subject_part(f, j) for f in self._fits],
-                        f"subject {self.subject_names[j]!r}", _SUBJECT_STEPS)  # fmt: skip
+        return _subject_averages(self._fits, [j], self.subject_names)[0]
 
     def predictive_posterior(self) -> GridAverage:
         """Posterior predictive distribution of a new subject's balanced accuracy."""
-        return _average([_subject_part(f, None) for f in self._fits], "new subject", _SUBJECT_STEPS)
+        return _subject_averages(self._fits, [None], self.subject_names)[0]
 
     def _subject_index(self, subject) -> int:
         if isinstance(subject, int | np.integer) and 0 <= int(subject) < len(self.subject_names):
@@ -324,11 +323,40 @@ def _population_part(fit: ClassFit):
     return (lambda g, h: fit.population_density(g)), lo, hi, fit.population_moments()[1]
 
 
-def _subject_part(fit: ClassFit, j):
-    """(density(g, h), lo, hi, sd) of subject ``j``'s class accuracy (``None``: a new one)."""
-    mean, sd = fit.subject_moments(j)
-    lo, hi = max(mean - 16 * sd, 0.0), min(mean + 16 * sd, 1.0)
-    return (lambda g, h: fit.subject_density(j, g, h)), lo, hi, sd
+def _subject_averages(fits, js, names) -> list[GridAverage]:
+    """Balanced-accuracy posteriors of subjects ``js`` (``None``: a new subject).
+
+    One grid of step ``h`` (a ``_SUBJECT_STEPS``-th of the narrowest class sd of any of these
+    subjects) per class, spanning 16 sds either side of every subject's mean; every subject's
+    density on it comes from one matrix product (:meth:`ClassFit.subject_densities`), and each
+    subject's average over classes is tabulated from its own stretch of each class grid.
+    """
+    moms = np.array([[f.subject_moments(j) for j in js] for f in fits])  # (l, J, 2)
+    mean, sd = moms[..., 0], np.maximum(moms[..., 1], 1e-12)
+    h = float(sd.min()) / _SUBJECT_STEPS
+    lo = np.maximum(mean - 16 * sd, 0.5 * h)
+    hi = np.minimum(mean + 16 * sd, 1.0 - 0.5 * h)
+    grids, dens = [], []
+    for i, f in enumerate(fits):
+        start = float(lo[i].min())
+        count = int(np.ceil((float(hi[i].max()) - start) / h)) + 1
+        if count > 2**22:
+            raise BaccError("the subjects' posteriors differ too much in width to tabulate")
+        g = start + h * np.arange(count)
+        g = g[g < 1.0]
+        grids.append(g)
+        dens.append(f.subject_densities(js, g, h))
+    out = []
+    for c, j in enumerate(js):
+        starts, parts = [], []
+        for i in range(len(fits)):
+            a = int(np.searchsorted(grids[i], lo[i, c]))
+            b = max(int(np.searchsorted(grids[i], hi[i, c], side="right")), a + 8)
+            starts.append(float(grids[i][a]))
+            parts.append(dens[i][a:b, c])
+        what = "new subject" if j is None else f"subject {names[j]!r}"
+        out.append(_grid_average(starts, h, parts, what))
+    return out
 
 
 def _average(parts, what: str, steps: int = STEPS_PER_SD) -> GridAverage:
@@ -338,6 +366,18 @@ def _average(parts, what: str, steps: int = STEPS_PER_SD) -> GridAverage:
     class's sd), over the stretch where the class has its mass, and the average's
     distribution is tabulated by :class:`bacc._engine.gridsum.GridSum`.
     """
+    h, starts, dens = _sampled(parts, what, steps)
+    return _grid_average(starts, h, dens, what)
+
+
+def _grid_average(starts, h, dens, what) -> GridAverage:
+    table = GridSum(starts, h, dens, 1.0 / len(dens))
+    mean, var, m3 = table.moments()
+    return GridAverage(table, mean, var, m3, what)
+
+
+def _sampled(parts, what: str, steps: int):
+    """The common step and each part's start and density samples (see :func:`_average`)."""
     h = max(min(p[3] for p in parts), 1e-12) / steps
     starts, dens = [], []
     for fn, lo, hi, _ in parts:
@@ -350,9 +390,7 @@ def _average(parts, what: str, steps: int = STEPS_PER_SD) -> GridAverage:
         g = g[g < 1.0]
         starts.append(lo)
         dens.append(fn(g, h))
-    table = GridSum(starts, h, dens, 1.0 / len(parts))
-    mean, var, m3 = table.moments()
-    return GridAverage(table, mean, var, m3, what)
+    return h, starts, dens
 
 
 # --------------------------------------------------------------------------------- main
@@ -470,16 +508,17 @@ def population(
         notes.append(f"subject {subjects[j]!r} has no examples of class {names[i]!r}: "
                      "the other subjects inform it")  # fmt: skip
     fits = tuple(ClassFit(k[i], n[i], model, pr) for i in range(l))
-    dist = _average([_population_part(f) for f in fits], "population balanced accuracy")
+    h, starts, dens = _sampled([_population_part(f) for f in fits], "population balanced accuracy", STEPS_PER_SD)
+    dist = _grid_average(starts, h, dens, "population balanced accuracy")
     chance = 0.5 if l == 1 else 1.0 / l
     summ, p_above = _summary(dist, c, chance)
     classes = []
     for i, f in enumerate(fits):
-        acc = _average([_population_part(f)], f"class {names[i]!r}")
+        acc = _grid_average([starts[i]], h, [dens[i]], f"class {names[i]!r}")
         spread, spread_sd = f.spread()
         classes.append(PopulationClass(label=names[i], accuracy=_summary(acc, c)[0], spread=spread,
                                        spread_sd=spread_sd, log_evidence=f.log_evidence))  # fmt: skip
-    pred = _summary(_average([_subject_part(f, None) for f in fits], "new subject", _SUBJECT_STEPS), c)[0]
+    pred = _summary(_subject_averages(fits, [None], subjects)[0], c)[0]
     fixed, fixed_p = _fixed_effects(k.sum(axis=1), n.sum(axis=1), c, chance)
     return Population(
         model=model, prior=dict(vars(pr)), labels=names, subject_names=subjects, confidence=c,

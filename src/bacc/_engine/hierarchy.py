@@ -67,6 +67,7 @@ _RANGE = 42.0  # log-density drop that places the spread grid
 _MAX_WIDEN = 6
 _STEP = 0.55  # spread-grid step in approximate sds
 _GRID_STEPS = 4.0  # rho-grid steps per width of the narrower of likelihood and normal density
+_GH_BELOW = 0.8  # rows whose normal density is narrower than this many likelihood widths use GH
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ class ClassFit:
             return p.mu0, p.eta0
         return np.log(p.am / p.bm), p.am * p.bm / (p.am + p.bm)
 
-    def _subject_terms(self, x, v):
+    def _subject_terms(self, x, v, moments: bool = False):
         """Per-subject log marginal likelihood, E[accuracy] and E[accuracy^2] at nodes.
 
         ``x`` has shape (T, C), ``v`` shape (T,); returns arrays of shape (m_data, T, C).
@@ -222,9 +223,9 @@ class ClassFit:
             aa, bb = k + a, n - k + b
             acc = aa / (aa + bb)
             return ll, acc, acc * (aa + 1) / (aa + bb + 1)
-        return self._normal_binomial_terms(x, v)
+        return self._normal_binomial_terms(x, v, moments)
 
-    def _normal_binomial_terms(self, x, v):
+    def _normal_binomial_terms(self, x, v, moments: bool = True):
         """:meth:`_subject_terms` of the normal-binomial model.
 
         Each subject's marginal likelihood is ``L_j(mu, lambda) = int Bin(k_j | n_j,
@@ -242,13 +243,15 @@ class ClassFit:
         p = (k + 0.5) / (n + 1.0)
         width = 1.0 / np.sqrt((n + 1.0) * p * (1 - p))
         wphi = 1.0 / np.sqrt(lam)
-        on_grid = wphi >= 0.5 * width.min()
+        on_grid = wphi >= _GH_BELOW * width.min()
         shape = (k.size,) + x.shape
         ll, acc, acc2 = np.empty(shape), np.empty(shape), np.empty(shape)
         if on_grid.any():
             rows = np.flatnonzero(on_grid)
-            g = self._grid_terms(x[rows], lam[rows], width)
-            ll[:, rows], acc[:, rows], acc2[:, rows] = g
+            g = self._grid_terms(x[rows], lam[rows], width, moments)
+            ll[:, rows] = g[0]
+            if moments:
+                acc[:, rows], acc2[:, rows] = g[1], g[2]
         gh = ~on_grid | ~np.isfinite(ll).all(axis=(0, 2))
         if gh.any():
             rows = np.flatnonzero(gh)
@@ -260,15 +263,23 @@ class ClassFit:
                 out[:, rows] = sub
         return ll, acc, acc2
 
-    def _grid_terms(self, mu, lam, width):
+    def _grid_terms(self, mu, lam, width, moments: bool = True):
         """Trapezoidal sums on a uniform ``rho`` grid (see :meth:`_normal_binomial_terms`)."""
         k, n = self._kd, self._nd
         wphi = 1.0 / np.sqrt(lam)
         step = min(width.min(), wphi.min()) / _GRID_STEPS
         p = (k + 0.5) / (n + 1.0)
         centre = np.log(p) - np.log1p(-p)
-        lo = min(float((mu.min(axis=1) - 9 * wphi).min()), float((centre - 12 * width).min()))
-        hi = max(float((mu.max(axis=1) + 9 * wphi).max()), float((centre + 12 * width).max()))
+        # where what is summed is not negligible: a log-likelihood is concave with slopes up to
+        # k (left) and n - k (right), so it has fallen by 40 within 12 widths (its normal part)
+        # plus 40/k (its linear tail) of its centre; a perfect subject's likelihood less its step
+        # within 9 (the step) or 40/n (its own tail). The normal density only narrows that, and
+        # the integrand peaks between its centre and the likelihood's.
+        near = 12.0 * width
+        left = np.where(k == 0, -40.0, centre - near - np.where(k == n, np.maximum(9.0, 40.0 / n), 40.0 / np.maximum(k, 1)))
+        right = np.where(k == n, 40.0, centre + near + np.where(k == 0, np.maximum(9.0, 40.0 / n), 40.0 / np.maximum(n - k, 1)))
+        lo = min(float(left.min()), float(mu.min()) - 3 * float(wphi.min()))
+        hi = max(float(right.max()), float(mu.max()) + 3 * float(wphi.min()))
         lo, hi = max(lo, -40.0), min(hi, 40.0)
         rho = np.arange(lo, hi + 0.5 * step, step)
         ls = _log_sigmoid(rho)
@@ -285,10 +296,14 @@ class ClassFit:
         scaled = np.exp(-top) * (sign != 0)
         steps = sc.ndtr(sign[:, None] * (rho[None, :] - centre[:, None])) * scaled[:, None]
         keep = (perfect * scaled)[:, None]  # accuracy moments of an all-wrong subject vanish
-        rhs = np.concatenate([el - steps, el * sig - steps * (keep > 0), el * sig**2 - steps * (keep > 0)]).T
+        blocks = [el - steps]
+        if moments:
+            blocks += [el * sig - steps * (keep > 0), el * sig**2 - steps * (keep > 0)]
+        rhs = np.concatenate(blocks).T
+        nb = len(blocks)
         m = k.size
         t_rows, c = mu.shape
-        out = np.empty((3, m, t_rows, c))
+        out = np.empty((nb, m, t_rows, c))
         per = max(1, int(4e6 // (c * rho.size)))
         for r0 in range(0, t_rows, per):
             r1 = min(t_rows, r0 + per)
@@ -300,13 +315,14 @@ class ClassFit:
             spread = np.sqrt(1.0 + 1.0 / lr)[:, None]
             blurred = sc.ndtr(sign[None, :] * (mm[:, None] - centre[None, :]) / spread) * scaled
             s[:, :m] += blurred
-            s[:, m : 2 * m] += blurred * (perfect[None, :])
-            s[:, 2 * m :] += blurred * (perfect[None, :])
-            out[:, :, r0:r1, :] = s.T.reshape(3, m, r1 - r0, c)
+            if moments:
+                s[:, m : 2 * m] += blurred * (perfect[None, :])
+                s[:, 2 * m :] += blurred * (perfect[None, :])
+            out[:, :, r0:r1, :] = s.T.reshape(nb, m, r1 - r0, c)
         with np.errstate(divide="ignore", invalid="ignore"):
             ll = np.log(out[0]) + top[:, None, None]
-            acc = out[1] / out[0]
-            acc2 = out[2] / out[0]
+            acc = out[1] / out[0] if moments else None
+            acc2 = out[2] / out[0] if moments else None
         ll[~(out[0] > 0)] = np.nan
         return ll, acc, acc2
 
@@ -421,8 +437,14 @@ class ClassFit:
         self.weights = np.exp(logw - self.log_evidence)  # (T, F), sums to 1
         if terms is not None:
             self._ll = np.einsum("jtc,fc->jtf", terms[0], interp)
-            self._acc = np.einsum("jtc,fc->jtf", terms[1], interp)
-            self._acc2 = np.einsum("jtc,fc->jtf", terms[2], interp)
+        self._cheb_x, self._interp = x, interp
+
+    @functools.cached_property
+    def _moments(self):
+        """E[accuracy] and E[accuracy^2] of each subject at every fine node (on first use)."""
+        _, acc, acc2 = self._subject_terms(self._cheb_x, self.v, moments=True)
+        return (np.einsum("jtc,fc->jtf", acc, self._interp),
+                np.einsum("jtc,fc->jtf", acc2, self._interp))  # fmt: skip
 
     # ----------------------------------------------------------------------------- results
     def population_moments(self) -> tuple[float, float]:
@@ -442,12 +464,16 @@ class ClassFit:
         g = np.asarray(g, dtype=float)
         x = sc.logit(g)
         u = (x[None, :] - self._centre[:, None]) / (self._scale * self._umax)[:, None]  # (T, n)
-        inside = np.abs(u) <= 1.0
-        out = np.zeros(g.size)
-        for r in np.flatnonzero(inside.any(axis=1)):
-            cols = np.flatnonzero(inside[r])
-            m = _barycentric_matrix(self._cpts, self._cw, u[r, cols])
-            out[cols] += np.exp(m @ self._lp[r] - self.log_evidence)
+        live = self._lp.max(axis=1) > self._lp.max() - 46.0  # rows with weight above 1e-20
+        rows, cols = np.nonzero((np.abs(u) <= 1.0) & live[:, None])
+        d = u[rows, cols][:, None] - self._cpts[None, :]  # barycentric formula, all at once
+        exact = d == 0
+        d[exact] = 1.0
+        b = self._cw / d
+        vals = (b * self._lp[rows]).sum(axis=1) / b.sum(axis=1)
+        hit = exact.any(axis=1)
+        vals[hit] = self._lp[rows[hit]][exact[hit]]
+        out = np.bincount(cols, np.exp(vals - self.log_evidence), minlength=g.size)
         return out * self._dv / (g * (1.0 - g))
 
     def spread(self) -> tuple[float, float]:
@@ -457,13 +483,17 @@ class ClassFit:
             pm = sc.expit(self.x)
             sd = np.sqrt(pm * (1 - pm) / (nu + 1.0))
         else:
-            m1, m2 = self._new_subject_moments()
+            m1, m2 = self._new_subject
             sd = np.sqrt(np.maximum(m2 - m1 * m1, 0.0))
         mean = float((self.weights * sd).sum())
         return mean, float(np.sqrt(max((self.weights * sd * sd).sum() - mean**2, 0.0)))
 
     def _nu(self, v):
         return 1.0 / (self.prior.s_max * sc.expit(v)) ** 2
+
+    @functools.cached_property
+    def _new_subject(self):
+        return self._new_subject_moments()
 
     def _new_subject_moments(self):
         """E[accuracy] and E[accuracy^2] of a new subject at every node (normal-binomial)."""
@@ -491,11 +521,11 @@ class ClassFit:
                 nu = self._nu(self.v)[:, None]
                 m1, m2 = pm, pm * (pm * nu + 1.0) / (nu + 1.0)
             else:
-                m1, m2 = self._new_subject_moments()
+                m1, m2 = self._new_subject
             ll = None
             ww = w
         else:
-            m1, m2, ll = self._acc[d], self._acc2[d], self._ll[d]
+            m1, m2, ll = self._moments[0][d], self._moments[1][d], self._ll[d]
             ww = w  # the posterior already includes the subject's own likelihood
         keep = ww > 1e-14 * ww.max()
         ww = ww[keep] / ww[keep].sum()
@@ -507,40 +537,58 @@ class ClassFit:
         mean = float(ww @ m1)
         return mean, float(np.sqrt(max(ww @ m2 - mean**2, 0.0)))
 
-    def subject_density(self, j, g, h: float) -> np.ndarray:
-        """Posterior density of subject ``j``'s class accuracy at ``g`` (``None``: new subject).
+    def subject_densities(self, js, g, h: float) -> np.ndarray:
+        """Posterior densities of subjects ``js``' class accuracies at ``g`` (``None``: new one).
 
-        A mixture over the hyperparameter nodes of the subject's conditional posterior:
-        ``Bin(k | n, sigmoid(rho)) N(rho | mu, 1/lambda) / L_j`` in ``rho = logit g``
-        (normal-binomial: smooth, sampled at ``g``), or ``Beta(k + alpha, n - k + beta)``
-        (beta-binomial: narrower than the grid where ``alpha + beta`` is large and singular at
-        an end where ``alpha`` or ``beta`` is below 1, so its exact mass on the cell
-        ``[g - h/2, g + h/2]``, divided by ``h``, is used: second-order accurate).
+        Shape ``(len(g), len(js))``. Subject ``j``'s accuracy has the mixture density
+        ``sum_nodes W p(g | node, k_j)`` over the hyperparameter nodes, and
+        ``p(g | node, k_j) = Bin(k_j | n_j, g) p(g | node) / L_j(node)``: one kernel
+        ``p(g | node)`` (the population density of subjects' accuracies at the node: logit-normal
+        or Beta) serves every subject, so all of them are one matrix product. A Beta kernel
+        narrower than four grid steps, or singular at an end, enters by its exact mass on the
+        cell ``[g - h/2, g + h/2]`` divided by ``h`` (second-order accurate there).
         """
-        keep, ww, _, _, ll = self._subject_nodes(j)
-        g = np.asarray(g, dtype=float)[:, None]
-        xs = np.broadcast_to(self.x, self.weights.shape)[keep]
-        vs = np.broadcast_to(self.v[:, None], self.weights.shape)[keep]
-        d = self._data_index(j)
+        w = self.weights.ravel()
+        keep = w > 1e-14 * w.max()
+        w = w[keep]
+        xs = np.broadcast_to(self.x, self.weights.shape).ravel()[keep]
+        vs = np.broadcast_to(self.v[:, None], self.weights.shape).ravel()[keep]
+        g = np.asarray(g, dtype=float)
+        col = g[:, None]
         if self.model == "beta-binomial":
             nu = self._nu(vs)
             a, b = sc.expit(xs) * nu, sc.expit(-xs) * nu
-            if d is not None:
-                a, b = a + self._kd[d], b + self._nd[d] - self._kd[d]
-            # beyond 1e12 a Beta variable is a point at the grid's scale; betainc stays exact
-            cap = np.minimum(1.0, 1e12 / (a + b))
-            a, b = a * cap, b * cap
-            edges = np.clip(np.concatenate([g[:, 0] - h / 2, g[-1:, 0] + h / 2]), 0.0, 1.0)
-            cdf = sc.betainc(a, b, edges[:, None])
-            return (np.diff(cdf, axis=0) @ ww) / h
-        r = sc.logit(g)
-        lam = np.exp(vs)
-        logd = 0.5 * np.log(lam / (2 * np.pi)) - 0.5 * lam * (r - xs) ** 2
-        if d is not None:
+            sd = np.sqrt(a * b / (nu**2 * (nu + 1.0)))
+            smooth = (a >= 1.0) & (b >= 1.0) & (sd >= 4.0 * h)
+            kern = np.empty((g.size, w.size))
+            a_s, b_s = a[smooth], b[smooth]
+            kern[:, smooth] = np.exp((a_s - 1) * np.log(col) + (b_s - 1) * np.log1p(-col)
+                                     - sc.betaln(a_s, b_s))  # fmt: skip
+            if (~smooth).any():
+                # beyond 1e12 a Beta variable is a point at the grid's scale; betainc stays exact
+                aa, bb = a[~smooth], b[~smooth]
+                cap = np.minimum(1.0, 1e12 / (aa + bb))
+                edges = np.clip(np.concatenate([g - h / 2, g[-1:] + h / 2]), 0.0, 1.0)
+                kern[:, ~smooth] = np.diff(sc.betainc(aa * cap, bb * cap, edges[:, None]), axis=0) / h
+            logx, log1x = np.log(g), np.log1p(-g)
+        else:
+            lam = np.exp(vs)
+            r = sc.logit(col)
+            kern = np.exp(0.5 * np.log(lam / (2 * np.pi)) - 0.5 * lam * (r - xs) ** 2) / (col * (1 - col))
+            logx, log1x = _log_sigmoid(r[:, 0]), _log_sigmoid(-r[:, 0])
+        mix = np.empty((w.size, len(js)))
+        shift = np.zeros(len(js))
+        extra = np.zeros((g.size, len(js)))
+        for c, j in enumerate(js):
+            d = self._data_index(j)
+            if d is None:
+                mix[:, c] = w
+                continue
+            lw = np.log(np.maximum(w, 1e-300)) - self._ll[d].ravel()[keep]
+            shift[c] = lw.max()
+            mix[:, c] = np.exp(lw - shift[c])
             k, n = self._kd[d], self._nd[d]
             logc = sc.gammaln(n + 1) - sc.gammaln(k + 1) - sc.gammaln(n - k + 1)
-            logd = logd - ll
-            extra = logc + n * _log_sigmoid(r[:, 0]) - (n - k) * r[:, 0]
-        else:
-            extra = 0.0
-        return (np.exp(logd) @ ww) * np.exp(extra) / (g[:, 0] * (1 - g[:, 0]))
+            extra[:, c] = logc + k * logx + (n - k) * log1x
+        with np.errstate(divide="ignore"):
+            return np.exp(np.log(np.maximum(kern @ mix, 0.0)) + extra + shift)
