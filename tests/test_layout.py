@@ -29,6 +29,7 @@ NUMERICS = {
     "ranking",
     "metric_posterior",
     "prevalence",
+    "mixed_effects",
     "evaluation",
     "batch",
     "simulation",

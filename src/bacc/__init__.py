@@ -33,7 +33,7 @@ from .intervals import (
     fold_sem_interval,
 )
 from .metric_posterior import MetricPosterior, posterior_metric
-from .population import Population, population
+from .mixed_effects import Population, population
 from .posterior import (
     BalancedAccuracyPosterior,
     posterior_accuracy,

@@ -343,7 +343,7 @@ def report(args) -> int:
 
 def _population_of(items, model: str, confidence: float):
     """Mixed-effects inference over the loaded items, each one subject."""
-    from ..population import population as fit
+    from ..mixed_effects import population as fit
 
     if len(items) < 2:
         raise BaccError("population inference needs one confusion matrix per subject: give --by "

@@ -688,7 +688,7 @@ def plot_population(pop, *, limit: int = 30, width: float | None = None) -> Figu
 
     Parameters
     ----------
-    pop : bacc.population.Population
+    pop : bacc.mixed_effects.Population
     limit : int
         At most this many subjects are drawn (those with the lowest shrunken means first).
     width : float, optional

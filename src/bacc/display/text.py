@@ -821,7 +821,7 @@ def population_subject_rows(p, *, limit: int | None = 40):
 
 
 def population_table(p, *, limit: int = 40) -> str:
-    """Readable terminal text of a :class:`~bacc.population.Population`."""
+    """Readable terminal text of a :class:`~bacc.mixed_effects.Population`."""
     what = "accuracy" if len(p.labels) == 1 else "balanced accuracy"
     lines = [
         *wrap(f"mixed-effects ({p.model}) inference on the population {what}: "

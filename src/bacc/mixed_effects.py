@@ -25,12 +25,11 @@ import numpy as np
 from ._engine.convert import jsonable
 from ._engine.gridsum import STEPS_PER_SD, GridSum
 from ._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior
-from ._engine.validate import check_choice, check_confidence
-from .confusion import ConfusionMatrix, as_confusion_matrix
-from .counting import GroupedCounts
+from ._engine.validate import as_label_sequence, check_choice, check_confidence
+from .confusion import ConfusionMatrix, as_confusion_matrix, label_order
 from .distributions import GridAverage
 from .errors import BaccError
-from .evaluation import PosteriorSummary, _summary
+from .evaluation import PosteriorSummary
 
 __all__ = ["population", "Population", "PopulationClass", "SubjectResult", "MODELS"]
 
@@ -78,33 +77,25 @@ def _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels):
         if np.any(k > n):
             c, j = np.argwhere(k > n)[0]
             raise BaccError(f"subject {j} has more correct ({k[c, j]}) than total ({n[c, j]}) examples")
-        names = tuple(labels) if labels is not None else tuple(range(k.shape[0]))
-        if len(names) != k.shape[0]:
-            raise BaccError(f"{len(names)} labels for {k.shape[0]} classes")
-        return k, n, tuple(range(k.shape[1])), names, None
+        return k, n, tuple(range(k.shape[1])), _class_names(labels, k.shape[0]), None
     if y_pred is not None or y_true is not None or groups is not None:
         if data is not None and y_true is not None:
             raise BaccError("give the true labels once: population(y_true, y_pred, groups=...)")
         y_true = data if y_true is None else y_true
         if y_true is None or y_pred is None or groups is None:
             raise BaccError("population from labels needs y_true, y_pred and groups= (the subject of each example)")
-        from .counting import counts
-
-        n_true, n_pred, n_groups = len(y_true), len(y_pred), len(groups)
-        if not (n_true == n_pred == n_groups):
-            raise BaccError(
-                f"y_true, y_pred and groups must have the same length, got {n_true}, {n_pred} and {n_groups}"
-            )
-        data = counts({"t": list(y_true), "p": list(y_pred), "g": list(groups)}, true="t",
-                      pred="p", by="g", labels=labels)  # fmt: skip
-    if isinstance(data, GroupedCounts):
+        data = _by_group(list(y_true), list(y_pred), list(groups), labels)
+    if all(hasattr(data, a) for a in ("counts", "groups", "labels")):  # bacc.counts(..., by=)
         stack, subjects, names = data.counts, tuple(data.groups), tuple(data.labels)
     elif isinstance(data, Mapping):
         stack, subjects, names = _stack_from_mapping(data, rows, labels)
     elif data is None:
         raise BaccError("population needs confusion matrices (one per subject), or y_true, y_pred and groups=")
     else:
-        arr = np.asarray(data) if not isinstance(data, np.ndarray) else data
+        try:
+            arr = np.asarray(data)
+        except (TypeError, ValueError):
+            arr = np.empty(0, dtype=object)
         if arr.dtype == object or arr.ndim != 3 or arr.shape[1] != arr.shape[2]:
             raise BaccError(
                 "population needs a stack of confusion matrices of shape (subjects, classes, "
@@ -112,7 +103,7 @@ def _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels):
             )
         stack = np.stack([as_confusion_matrix(m, rows=rows).counts for m in _whole(arr, "counts")])
         subjects = tuple(range(stack.shape[0]))
-        names = tuple(labels) if labels is not None else tuple(range(stack.shape[1]))
+        names = _class_names(labels, stack.shape[1])
     stack = np.asarray(stack, dtype=np.int64)
     k = np.einsum("jii->ij", stack)
     n = stack.sum(axis=2).T
@@ -120,6 +111,31 @@ def _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels):
     if empty.size:
         raise BaccError(f"subject {subjects[empty[0]]!r} has no examples")
     return k, n, subjects, names, stack
+
+
+def _class_names(labels, count: int) -> tuple:
+    """Class names: ``labels`` checked (distinct, one per class) or 0, 1, ..."""
+    if labels is None:
+        return tuple(range(count))
+    names = tuple(as_label_sequence(labels, "labels"))
+    if len(names) != count or len(set(names)) != count:
+        raise BaccError(f"labels must name the {count} classes once each, got {list(names)[:10]}")
+    return names
+
+
+def _by_group(y_true: list, y_pred: list, groups: list, labels) -> dict:
+    """``{subject: ConfusionMatrix}`` from labels and the subject of each example."""
+    if not (len(y_true) == len(y_pred) == len(groups)):
+        raise BaccError(f"y_true, y_pred and groups must have the same length, got {len(y_true)}, "
+                        f"{len(y_pred)} and {len(groups)}")  # fmt: skip
+    classes = tuple(labels) if labels is not None else label_order(y_true + y_pred)
+    rows: dict = {}
+    for t, p, g in zip(y_true, y_pred, groups, strict=True):
+        rows.setdefault(g, ([], []))
+        rows[g][0].append(t)
+        rows[g][1].append(p)
+    return {g: ConfusionMatrix.from_predictions(rows[g][0], rows[g][1], labels=classes)
+            for g in label_order(list(rows))}  # fmt: skip
 
 
 def _whole(v, name: str) -> np.ndarray:
@@ -306,6 +322,14 @@ class Population:
         return population_table(self)
 
 
+def _summary(dist, c: float, threshold: float | None = None):
+    """(PosteriorSummary, P(> threshold)) of a distribution, from one call of its ``summary``."""
+    s = dist.summary(c, threshold)
+    out = PosteriorSummary(mean=float(s["mean"]), median=float(s["median"]), mode=float(s["mode"]),
+                           lower=float(s["lower"]), upper=float(s["upper"]), confidence=c)  # fmt: skip
+    return out, s.get("p_above")
+
+
 def _independent(k, n, c) -> PosteriorSummary:
     """A subject's own posterior balanced accuracy (flat prior), over the classes it has."""
     from .posterior import BalancedAccuracyPosterior
@@ -412,7 +436,7 @@ def population(
 
     Parameters
     ----------
-    data : array_like (m, l, l), mapping, GroupedCounts, or true labels
+    data : array_like (m, l, l), mapping, grouped counts, or true labels
         One confusion matrix per subject: a stack, a ``{subject: matrix}`` mapping (every
         matrix over the same classes), or the result of ``bacc.counts(..., by="subject")``.
         With ``y_pred`` and ``groups``, the true labels of all examples.
