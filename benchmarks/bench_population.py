@@ -3,7 +3,7 @@
 Run: ``python benchmarks/bench_population.py``
 
 Baseline: Metropolis-within-Gibbs for the normal-binomial model in numpy
-(``_mcmc_population.py``: conjugate updates of each class's population mean and precision,
+(``tests/mcmc_population.py``, the tests' independent reference: conjugate updates of each class's population mean and precision,
 random-walk Metropolis for every subject's logit accuracy, vectorised over classes and
 subjects), 20 000 draws after 2 000 of burn-in, timed once in the same process. bacc's answer is
 deterministic; the MCMC's summaries carry Monte Carlo error (its standard error of the mean is
@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from _mcmc_population import mcmc_population  # noqa: E402
 from _timing import timed  # noqa: E402
+from mcmc_population import gibbs_population  # noqa: E402
 
 import bacc  # noqa: E402
 
@@ -50,7 +51,7 @@ def row(name: str, l: int, m: int, seed: int, draws: int = 20_000) -> None:
     _ = pop.subjects
     t_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    s = mcmc_population(k, n, draws=draws, burn=2_000, random_state=seed)
+    s = gibbs_population(k, n, draws=draws, burn=2_000, random_state=seed)
     t_m = time.perf_counter() - t0
     q = np.quantile(s, [0.025, 0.975])
     chance = 1.0 / l

@@ -58,13 +58,17 @@ __all__ = ["ClassFit", "NormalBinomialPrior", "BetaBinomialPrior"]
 _Q = 20  # Gauss-Hermite nodes per subject and grid node
 _Z, _WQ = np.polynomial.hermite.hermgauss(_Q)
 _LOG_WQ = np.log(_WQ) + _Z**2  # weights of the rule for a normal density written in exp(-z^2)
-_NEWTON = 12
+_NEWTON = 40  # safeguarded: bisection halves a bracket that may start 1e6 wide
 _CHEB = 33
+_CHEB_BETA = 41  # the beta-binomial's exponential tails in x need more (5e-10 vs 4e-8)
 _U = 10.0
 _FINE = 91  # trapezoid points on [-U, U]
 _EDGE = 32.0  # log-density drop required at every edge of the grid
 _RANGE = 42.0  # log-density drop that places the spread grid
 _MAX_WIDEN = 6
+_KEEP = 50.0  # a row's range holds where its log density is within this of its peak
+_DEAD = 46.0  # rows whose peak is this far below the top carry no weight (e^-46 = 1e-20)
+_MAX_REFINE = 5
 _STEP = 0.55  # spread-grid step in approximate sds
 _GRID_STEPS = 4.0  # rho-grid steps per width of the narrower of likelihood and normal density
 _GH_BELOW = 0.8  # rows whose normal density is narrower than this many likelihood widths use GH
@@ -133,6 +137,14 @@ def _chebyshev(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 
+def _row_mass(lp, interp, scale) -> np.ndarray:
+    """Relative mass of each row (trapezoidal rule on the fine grid), rows without weight 0."""
+    lpf = lp @ interp.T
+    dead = lp.max(axis=1) < lp.max() - _DEAD
+    lpf[dead] = -np.inf
+    return np.exp(lpf - lpf.max()).sum(axis=1) * scale
+
+
 def _barycentric_matrix(pts, w, at) -> np.ndarray:
     d = at[:, None] - pts[None, :]
     exact = d == 0
@@ -144,17 +156,20 @@ def _barycentric_matrix(pts, w, at) -> np.ndarray:
     return m
 
 
-@functools.lru_cache(maxsize=16)
-def _rules(widen: int):
-    """Chebyshev points, weights, fine points and the interpolation matrix for ``U * 1.5^widen``.
+# 1 / prod_{m != i} (i - m) for the six-point Lagrange basis on 0..5
+_LAGRANGE6 = np.array([1 / np.prod([i - m for m in range(6) if m != i]) for i in range(6)])
 
-    The points grow with the range so that the resolution per sd stays the same.
-    """
-    c = int(round((_CHEB - 1) * 1.5**widen)) + 1
+
+@functools.lru_cache(maxsize=16)
+def _rules(widen: int, cheb: int = _CHEB):
+    """Chebyshev points, barycentric weights, fine points, the interpolation matrix and the
+    matrix from values to Chebyshev coefficients, with ``1.5^widen`` times the base points."""
+    c = int(round((cheb - 1) * 1.5**widen)) + 1
     f = int(round((_FINE - 1) * 1.5**widen)) + 1
     pts, w = _chebyshev(c)
     fine = np.linspace(-1.0, 1.0, f)
-    return pts, w, fine, _barycentric_matrix(pts, w, fine)
+    to_coef = np.linalg.inv(np.polynomial.chebyshev.chebvander(pts, c - 1))  # values -> coefs
+    return pts, w, fine, _barycentric_matrix(pts, w, fine), to_coef
 
 
 class ClassFit:
@@ -176,6 +191,7 @@ class ClassFit:
         self.prior = prior
         has = self.n > 0
         self._kd, self._nd = self.k[has], self.n[has]
+        self._cheb = _CHEB if model == "normal-binomial" else _CHEB_BETA
         self._fit()
 
     # ---------------------------------------------------------------- model-specific pieces
@@ -304,21 +320,22 @@ class ClassFit:
         m = k.size
         t_rows, c = mu.shape
         out = np.empty((nb, m, t_rows, c))
-        per = max(1, int(4e6 // (c * rho.size)))
-        for r0 in range(0, t_rows, per):
-            r1 = min(t_rows, r0 + per)
-            mm = mu[r0:r1].reshape(-1)
-            lr = np.repeat(lam[r0:r1], c)
-            phi = np.exp(-0.5 * lr[:, None] * (rho[None, :] - mm[:, None]) ** 2)
-            phi *= (np.sqrt(lr / (2 * np.pi)) * step)[:, None]
-            s = phi @ rhs  # (rows*c, 3m)
-            spread = np.sqrt(1.0 + 1.0 / lr)[:, None]
-            blurred = sc.ndtr(sign[None, :] * (mm[:, None] - centre[None, :]) / spread) * scaled
+        for r in range(t_rows):
+            # the row's normal densities reach e^-40 within 9 of their widths of the nodes
+            a = int(np.searchsorted(rho, mu[r].min() - 9.0 * wphi[r]))
+            b = int(np.searchsorted(rho, mu[r].max() + 9.0 * wphi[r], side="right"))
+            phi = np.exp(-0.5 * lam[r] * (rho[None, a:b] - mu[r][:, None]) ** 2)
+            s = (phi @ rhs[a:b]) * (np.sqrt(lam[r] / (2 * np.pi)) * step)  # (c, nb m)
+            spread = np.sqrt(1.0 + 1.0 / lam[r])
+            blurred = sc.ndtr(sign[None, :] * (mu[r][:, None] - centre[None, :]) / spread) * scaled
             s[:, :m] += blurred
             if moments:
                 s[:, m : 2 * m] += blurred * (perfect[None, :])
                 s[:, 2 * m :] += blurred * (perfect[None, :])
-            out[:, :, r0:r1, :] = s.T.reshape(nb, m, r1 - r0, c)
+            # far below a perfect subject's wall the sum is a small difference of large terms
+            # (rounding ~1e-16 of the step's part): such nodes go to Gauss-Hermite instead
+            s[:, :m][s[:, :m] < 1e-7 * blurred] = np.nan
+            out[:, :, r, :] = s.T.reshape(nb, m, c)
         with np.errstate(divide="ignore", invalid="ignore"):
             ll = np.log(out[0]) + top[:, None, None]
             acc = out[1] / out[0] if moments else None
@@ -335,8 +352,13 @@ class ClassFit:
         # mode of h(rho) = k log s + (n - k) log(1 - s) - lam (rho - mu)^2 / 2, s = sigmoid(rho):
         # h' is decreasing and h'(mu + h'(mu) / lam) has the other sign, which brackets the root;
         # Newton steps that leave the bracket are replaced by bisection
-        g0 = k - n * sc.expit(mu) - lam * 0.0
+        g0 = k - n * sc.expit(mu)
         end = mu + g0 / lam
+        # for 0 < k < n the likelihood peaks at logit(k/n), where h' has the sign opposite
+        # to h'(mu): a much tighter bracket
+        inner = (k > 0) & (k < n)
+        peak = np.log(np.maximum(k, 0.5)) - np.log(np.maximum(n - k, 0.5))
+        end = np.where(inner, peak, end)
         lo, hi = np.minimum(mu, end), np.maximum(mu, end)
         p = (k + 0.5) / (n + 1.0)
         prec = (n + 1.0) * p * (1 - p)
@@ -348,7 +370,11 @@ class ClassFit:
             hi = np.where(g > 0, hi, rho)
             step = rho + g / (n * s * (1 - s) + lam)
             inside = (step > lo) & (step < hi)
-            rho = np.where(inside, step, 0.5 * (lo + hi))
+            new = np.where(inside, step, 0.5 * (lo + hi))
+            done = np.abs(new - rho).max() <= 1e-12 * (1.0 + np.abs(rho).max())
+            rho = new
+            if done:
+                break
         s = sc.expit(rho)
         hh = n * s * (1 - s) + lam
         scale = np.sqrt(2.0 / hh)
@@ -393,18 +419,11 @@ class ClassFit:
         mean = (w * scan).sum() / w.sum()
         sd = np.sqrt((w * (scan - mean) ** 2).sum() / w.sum())
         step = _STEP * max(sd, 1e-3)
-        widen = 0
+        level = 0
         for _ in range(_MAX_WIDEN):
-            u_max = _U * 1.5**widen
-            cpts, cw, fpts, interp = _rules(widen)
             t = max(12, int(np.ceil((hi - lo) / step)) + 1)
             v = np.linspace(lo, hi, t)
-            centre, scale, _ = self._placement(v)
-            x = centre[:, None] + scale[:, None] * (u_max * cpts)[None, :]
-            lp = self._log_prior_x(x) + self._log_prior_v(v)[:, None]
-            terms = self._subject_terms(x, v) if self._nd.size else None
-            if terms is not None:
-                lp = lp + terms[0].sum(axis=0)
+            centre, scale, x, lp, ll = self._rows(v, level)
             top = lp.max()
             rows = lp.max(axis=1)
             ok = True
@@ -414,30 +433,106 @@ class ClassFit:
             if rows[-1] > top - _EDGE:
                 hi += 0.5 * (hi - lo)
                 ok = False
-            live = rows > top - 40.0  # rows that carry any weight (above 4e-18 of the peak)
-            edges = np.maximum(lp[:, 0], lp[:, -1])
-            if np.any(edges[live] > rows[live] - _EDGE):
-                widen += 1
+            if ok and not self._resolved(lp, level):
+                level += 1
                 ok = False
             if ok:
                 break
         else:  # pragma: no cover - a posterior this far from its placement does not occur
             raise RuntimeError("the hyperparameter grid did not converge")
+        cpts, cw, fpts, interp, _ = _rules(level, self._cheb)
+        du = 2 * _U / (fpts.size - 1)
+        # the trapezoidal rule in v converges geometrically once its step resolves v's
+        # marginal (the error at step h is about the square of the change from 2h to h); the
+        # step is halved until the rule on every other node agrees to 3e-6 (error ~1e-11):
+        # the placement's step is only a guess from an approximate marginal
+        for _ in range(_MAX_REFINE):
+            mass = _row_mass(lp, interp, scale)
+            whole = mass.sum()
+            half = 2.0 * (mass[1::2] if t % 2 == 0 else mass[::2]).sum()
+            if abs(half / whole - 1.0) <= 3e-6:
+                break
+            mid = 0.5 * (v[1:] + v[:-1])
+            c2, s2, x2, lp2, ll2 = self._rows(mid, level)
+            order = np.argsort(np.concatenate([v, mid]), kind="stable")
+            v = np.concatenate([v, mid])[order]
+            centre = np.concatenate([centre, c2])[order]
+            scale = np.concatenate([scale, s2])[order]
+            x = np.concatenate([x, x2])[order]
+            lp = np.concatenate([lp, lp2])[order]
+            if ll is not None:
+                ll = np.concatenate([ll, ll2], axis=1)[:, order]
+            t = v.size
         dv = v[1] - v[0]
-        du = 2 * u_max / (fpts.size - 1)
         lpf = lp @ interp.T  # (T, F)
+        dead = lp.max(axis=1) < lp.max() - _DEAD  # rows without weight: left out
+        lpf[dead] = -np.inf
+        self._lpf = lpf
         self.v = v
-        self._lp, self._centre, self._scale, self._umax, self._dv = lp, centre, scale, u_max, dv
-        self.x = centre[:, None] + scale[:, None] * (u_max * fpts)[None, :]
+        self._lp, self._centre, self._scale, self._umax, self._dv = lp, centre, scale, _U, dv
+        self.x = centre[:, None] + scale[:, None] * (_U * fpts)[None, :]
         self._cpts, self._cw = cpts, cw
         logw = lpf + np.log(scale * du * dv)[:, None]
         top = logw.max()
         total = np.exp(logw - top).sum()
         self.log_evidence = float(top + np.log(total))
         self.weights = np.exp(logw - self.log_evidence)  # (T, F), sums to 1
-        if terms is not None:
-            self._ll = np.einsum("jtc,fc->jtf", terms[0], interp)
+        if ll is not None:
+            self._ll = np.einsum("jtc,fc->jtf", ll, interp)
         self._cheb_x, self._interp = x, interp
+
+    def _resolved(self, lp, level: int) -> bool:
+        """Whether the Chebyshev interpolants of the rows that carry weight have converged:
+        their last three coefficients below 1e-9 (the log density's interpolation error)."""
+        live = lp.max(axis=1) > lp.max() - _DEAD
+        coef = lp[live] @ _rules(level, self._cheb)[4].T
+        return bool(np.abs(coef[:, -3:]).max() <= 1e-9 * max(1.0, float(np.abs(coef).max())))
+
+    def _rows(self, v, level: int):
+        """Centres, scales, Chebyshev nodes, log joint density and per-subject log marginal
+        likelihoods (or None) on the rows ``v`` of the grid.
+
+        Each row's range in ``x`` starts from the placement (``c(v) +- U s(v)``) and is then
+        fitted to the exact log density: narrowed to where it is within 50 of the row's peak
+        (one node of margin), widened where the density at an end is not 32 below the peak, and
+        the row recomputed, until it holds (at most five times). The placement's normal
+        approximation can be far too wide (perfect subjects with many examples make the
+        density fall like a double exponential) or too narrow (exponential tails).
+        """
+        cpts = _rules(level, self._cheb)[0]
+        centre, scale, _ = self._placement(v)
+        lp = np.empty((v.size, cpts.size))
+        x = np.empty((v.size, cpts.size))
+        ll = np.empty((self._nd.size, v.size, cpts.size)) if self._nd.size else None
+        todo = np.arange(v.size)
+        for _ in range(6):
+            xs = centre[todo, None] + scale[todo, None] * (_U * cpts)[None, :]
+            lps = self._log_prior_x(xs) + self._log_prior_v(v[todo])[:, None]
+            if ll is not None:
+                lls = self._subject_terms(xs, v[todo])[0]
+                lps = lps + lls.sum(axis=0)
+                ll[:, todo] = lls
+            x[todo], lp[todo] = xs, lps
+            peak = lps.max(axis=1, keepdims=True)
+            near = lps > peak - _KEEP
+            a = near.argmax(axis=1)
+            b = cpts.size - 1 - near[:, ::-1].argmax(axis=1)
+            low_end = lps[:, 0] <= peak[:, 0] - _EDGE
+            high_end = lps[:, -1] <= peak[:, 0] - _EDGE
+            width = xs[:, -1] - xs[:, 0]
+            new_lo = np.where(low_end, xs[np.arange(todo.size), np.maximum(a - 1, 0)], xs[:, 0] - 0.5 * width)
+            new_hi = np.where(high_end, xs[np.arange(todo.size), np.minimum(b + 1, cpts.size - 1)],
+                              xs[:, -1] + 0.5 * width)  # fmt: skip
+            redo = ~low_end | ~high_end | (new_hi - new_lo < 0.8 * width)
+            # rows that carry no weight are left as they are
+            redo &= peak[:, 0] > lp[np.isfinite(lp)].max() - _DEAD if np.isfinite(lp).any() else redo
+            if not redo.any():
+                break
+            idx = todo[redo]
+            centre[idx] = 0.5 * (new_lo[redo] + new_hi[redo])
+            scale[idx] = 0.5 * (new_hi[redo] - new_lo[redo]) / _U
+            todo = idx
+        return centre, scale, x, lp, ll
 
     @functools.cached_property
     def _moments(self):
@@ -466,13 +561,18 @@ class ClassFit:
         u = (x[None, :] - self._centre[:, None]) / (self._scale * self._umax)[:, None]  # (T, n)
         live = self._lp.max(axis=1) > self._lp.max() - 46.0  # rows with weight above 1e-20
         rows, cols = np.nonzero((np.abs(u) <= 1.0) & live[:, None])
-        d = u[rows, cols][:, None] - self._cpts[None, :]  # barycentric formula, all at once
-        exact = d == 0
-        d[exact] = 1.0
-        b = self._cw / d
-        vals = (b * self._lp[rows]).sum(axis=1) / b.sum(axis=1)
-        hit = exact.any(axis=1)
-        vals[hit] = self._lp[rows[hit]][exact[hit]]
+        # the log density is interpolated from the fine grid of its row by the degree-5 polynomial
+        # through the six nearest points (the fine grid resolves it to ~1e-12; the barycentric
+        # formula from the Chebyshev points would cost 33 terms a point)
+        f = self._lpf.shape[1]
+        pos = (u[rows, cols] + 1.0) * 0.5 * (f - 1)
+        j = np.clip(np.floor(pos).astype(np.int64) - 2, 0, f - 6)
+        t = pos - j  # in [0, 5]
+        nodes = np.arange(6.0)
+        diff = t[:, None] - nodes[None, :]
+        prod = np.prod(np.where(np.eye(6, dtype=bool)[None], 1.0, diff[:, None, :]), axis=2)
+        weights = prod * _LAGRANGE6
+        vals = (weights * self._lpf[rows[:, None], j[:, None] + np.arange(6)[None, :]]).sum(axis=1)
         out = np.bincount(cols, np.exp(vals - self.log_evidence), minlength=g.size)
         return out * self._dv / (g * (1.0 - g))
 
