@@ -35,6 +35,7 @@ __all__ = ["population", "Population", "PopulationClass", "SubjectResult", "MODE
 
 MODELS = ("normal-binomial", "beta-binomial")
 _SUBJECT_STEPS = 12  # grid steps per sd for the per-subject posteriors (error ~1e-7)
+_SPAN = 64  # components narrower than 1/_SPAN of the widest are not resolved on the grid
 
 
 # ------------------------------------------------------------------------------- inputs
@@ -342,44 +343,79 @@ def _independent(k, n, c) -> PosteriorSummary:
 
 
 def _population_part(fit: ClassFit):
-    """(density(g, h), lo, hi, sd) of a class's population accuracy."""
+    """(density(g, h), lo, hi, sd, mean) of a class's population accuracy."""
     lo, hi = fit.population_range()
-    return (lambda g, h: fit.population_density(g)), lo, hi, fit.population_moments()[1]
+    mean, sd = fit.population_moments()
+    return (lambda g, h: fit.population_density(g)), lo, hi, sd, mean
+
+
+def _step(sds, steps: int) -> float:
+    """The grid step for components of these sds: a ``steps``-th of the narrowest, but at most
+    ``_SPAN`` times finer than the widest needs (narrower components then enter as points)."""
+    return max(float(np.min(sds)), float(np.max(sds)) / _SPAN, 1e-12) / steps
+
+
+def _point(mean: float, h: float) -> tuple[float, np.ndarray]:
+    """A component far narrower than the step, as a point mass at its mean (split between the
+    two nearest grid points, which keeps the mean; the variance it leaves out is below
+    ``(h/3)^2``, a ``(1 / (3 _SPAN))^2`` share of the sum's)."""
+    j = np.floor(mean / h)
+    frac = mean / h - j
+    return float(j * h), np.array([1.0 - frac, frac]) / h
 
 
 def _subject_averages(fits, js, names) -> list[GridAverage]:
     """Balanced-accuracy posteriors of subjects ``js`` (``None``: a new subject).
 
-    One grid of step ``h`` (a ``_SUBJECT_STEPS``-th of the narrowest class sd of any of these
-    subjects) per class, spanning 16 sds either side of every subject's mean; every subject's
-    density on it comes from one matrix product (:meth:`ClassFit.subject_densities`), and each
-    subject's average over classes is tabulated from its own stretch of each class grid.
+    Subjects whose steps (a ``_SUBJECT_STEPS``-th of their narrowest class sd, see
+    :func:`_step`) are within a factor 4 share, per class, one grid spanning 16 sds either side
+    of each of their means; all their densities on it come from one matrix product
+    (:meth:`ClassFit.subject_densities`), and each subject's average over classes is tabulated
+    from its own stretch of each class grid.
     """
     moms = np.array([[f.subject_moments(j) for j in js] for f in fits])  # (l, J, 2)
     mean, sd = moms[..., 0], np.maximum(moms[..., 1], 1e-12)
-    h = float(sd.min()) / _SUBJECT_STEPS
-    lo = np.maximum(mean - 16 * sd, 0.5 * h)
-    hi = np.minimum(mean + 16 * sd, 1.0 - 0.5 * h)
-    grids, dens = [], []
-    for i, f in enumerate(fits):
-        start = float(lo[i].min())
-        count = int(np.ceil((float(hi[i].max()) - start) / h)) + 1
-        if count > 2**22:
-            raise BaccError("the subjects' posteriors differ too much in width to tabulate")
-        g = start + h * np.arange(count)
-        g = g[g < 1.0]
-        grids.append(g)
-        dens.append(f.subject_densities(js, g, h))
-    out = []
-    for c, j in enumerate(js):
-        starts, parts = [], []
-        for i in range(len(fits)):
-            a = int(np.searchsorted(grids[i], lo[i, c]))
-            b = max(int(np.searchsorted(grids[i], hi[i, c], side="right")), a + 8)
-            starts.append(float(grids[i][a]))
-            parts.append(dens[i][a:b, c])
-        what = "new subject" if j is None else f"subject {names[j]!r}"
-        out.append(_grid_average(starts, h, parts, what))
+    steps = np.array([_step(sd[:, c], _SUBJECT_STEPS) for c in range(len(js))])
+    order = np.argsort(steps, kind="stable")
+    out: list = [None] * len(js)
+    start = 0
+    while start < len(order):
+        stop = start + 1
+        while stop < len(order) and steps[order[stop]] <= 4 * steps[order[start]]:
+            stop += 1
+        group = order[start:stop]
+        h = float(steps[group].min())
+        point = sd[:, group] < 3 * h  # (l, G)
+        lo = np.maximum(mean[:, group] - 16 * sd[:, group], 0.5 * h)
+        hi = np.minimum(mean[:, group] + 16 * sd[:, group], 1.0 - 0.5 * h)
+        # per class, the subjects whose ranges overlap share one grid (one matrix product)
+        pieces: dict = {}  # (class, column in group) -> (start, density)
+        for i, f in enumerate(fits):
+            cols = np.flatnonzero(~point[i])
+            cols = cols[np.argsort(lo[i, cols], kind="stable")]
+            while cols.size:
+                top, take = hi[i, cols[0]], 1
+                while take < cols.size and lo[i, cols[take]] <= top:
+                    top = max(top, hi[i, cols[take]])
+                    take += 1
+                part, cols = cols[:take], cols[take:]
+                g0 = float(lo[i, part].min())
+                g = g0 + h * np.arange(int(np.ceil((float(top) - g0) / h)) + 1)
+                g = g[g < 1.0]
+                dens = f.subject_densities([js[group[c]] for c in part], g, h)
+                for q, col in enumerate(part):
+                    a = int(np.searchsorted(g, lo[i, col]))
+                    b = max(int(np.searchsorted(g, hi[i, col], side="right")), a + 8)
+                    pieces[i, col] = (float(g[a]), dens[a:b, q])
+        for col, c in enumerate(group):
+            starts, parts = [], []
+            for i in range(len(fits)):
+                s0, d = _point(float(mean[i, c]), h) if point[i, col] else pieces[i, col]
+                starts.append(s0)
+                parts.append(d)
+            what = "new subject" if js[c] is None else f"subject {names[js[c]]!r}"
+            out[c] = _grid_average(starts, h, parts, what)
+        start = stop
     return out
 
 
@@ -401,16 +437,19 @@ def _grid_average(starts, h, dens, what) -> GridAverage:
 
 
 def _sampled(parts, what: str, steps: int):
-    """The common step and each part's start and density samples (see :func:`_average`)."""
-    h = max(min(p[3] for p in parts), 1e-12) / steps
+    """The common step and each part's start and density samples (see :func:`_average`);
+    a part far narrower than the step (:func:`_step`) enters as a point at its mean."""
+    h = _step([p[3] for p in parts], steps)
     starts, dens = [], []
-    for fn, lo, hi, _ in parts:
+    for fn, lo, hi, sd, mean in parts:
+        if sd < 3 * h:
+            s0, d = _point(mean, h)
+            starts.append(s0)
+            dens.append(d)
+            continue
         lo = max(lo, 0.5 * h)
         hi = min(hi, 1.0 - 0.5 * h)
-        count = max(int(np.ceil((hi - lo) / h)) + 1, 8)
-        if count > 2**22:
-            raise BaccError(f"{what}: the classes' posteriors differ too much in width to combine")
-        g = lo + h * np.arange(count)
+        g = lo + h * np.arange(max(int(np.ceil((hi - lo) / h)) + 1, 8))
         g = g[g < 1.0]
         starts.append(lo)
         dens.append(fn(g, h))
@@ -538,7 +577,10 @@ def population(
     summ, p_above = _summary(dist, c, chance)
     classes = []
     for i, f in enumerate(fits):
-        acc = _grid_average([starts[i]], h, [dens[i]], f"class {names[i]!r}")
+        if dens[i].size > 2:
+            acc = _grid_average([starts[i]], h, [dens[i]], f"class {names[i]!r}")
+        else:  # a point on the population's grid: its own grid instead
+            acc = _average([_population_part(f)], f"class {names[i]!r}")
         spread, spread_sd = f.spread()
         classes.append(PopulationClass(label=names[i], accuracy=_summary(acc, c)[0], spread=spread,
                                        spread_sd=spread_sd, log_evidence=f.log_evidence))  # fmt: skip

@@ -369,7 +369,8 @@ class ClassFit:
             lo = np.where(g > 0, rho, lo)
             hi = np.where(g > 0, hi, rho)
             step = rho + g / (n * s * (1 - s) + lam)
-            inside = (step > lo) & (step < hi)
+            # (a step onto an end of the bracket is kept: converged iterates sit on one end)
+            inside = (step >= lo) & (step <= hi)
             new = np.where(inside, step, 0.5 * (lo + hi))
             done = np.abs(new - rho).max() <= 1e-12 * (1.0 + np.abs(rho).max())
             rho = new
@@ -637,6 +638,35 @@ class ClassFit:
         mean = float(ww @ m1)
         return mean, float(np.sqrt(max(ww @ m2 - mean**2, 0.0)))
 
+    def _kernel(self, g, h: float, xs, vs) -> np.ndarray:
+        """Density of a subject's accuracy at ``g`` given each node (rows: g, columns: nodes)."""
+        col = g[:, None]
+        if self.model == "beta-binomial":
+            nu = self._nu(vs)
+            a, b = sc.expit(xs) * nu, sc.expit(-xs) * nu
+            sd = np.sqrt(a * b / (nu**2 * (nu + 1.0)))
+            wide = sd >= h
+            kern = np.zeros((g.size, xs.size))
+            a_w, b_w = a[wide], b[wide]
+            with np.errstate(divide="ignore", over="ignore"):
+                kern[:, wide] = np.exp((a_w - 1) * np.log(col) + (b_w - 1) * np.log1p(-col)
+                                       - sc.betaln(a_w, b_w))  # fmt: skip
+            if (~wide).any():
+                # narrower than a step: a point at its mean, split between the two nearest
+                # grid points (the mean kept; the variance left out is below h^2)
+                # (g may be a stretch of a longer grid: only the points that fall on it count)
+                pos = ((a / nu)[~wide] - g[0]) / h
+                j = np.floor(pos).astype(np.int64)
+                frac = pos - j
+                cols = np.flatnonzero(~wide)
+                for row, share in ((j, 1 - frac), (j + 1, frac)):
+                    on = (row >= 0) & (row < g.size)
+                    np.add.at(kern, (row[on], cols[on]), share[on] / h)
+            return kern
+        lam = np.exp(vs)
+        r = sc.logit(col)
+        return np.exp(0.5 * np.log(lam / (2 * np.pi)) - 0.5 * lam * (r - xs) ** 2) / (col * (1 - col))
+
     def subject_densities(self, js, g, h: float) -> np.ndarray:
         """Posterior densities of subjects ``js``' class accuracies at ``g`` (``None``: new one).
 
@@ -645,37 +675,25 @@ class ClassFit:
         ``p(g | node, k_j) = Bin(k_j | n_j, g) p(g | node) / L_j(node)``: one kernel
         ``p(g | node)`` (the population density of subjects' accuracies at the node: logit-normal
         or Beta) serves every subject, so all of them are one matrix product. A Beta kernel
-        narrower than four grid steps, or singular at an end, enters by its exact mass on the
-        cell ``[g - h/2, g + h/2]`` divided by ``h`` (second-order accurate there).
+        narrower than a grid step enters as a point at its mean (split between the two nearest
+        points); one singular at an end has its mass beyond the outer cells' inner edges put
+        on those cells.
         """
+        # a node's share of every subject's posterior is its weight (the conditional laws are
+        # normalised): the nodes holding all but 1e-12 of the weight are kept
         w = self.weights.ravel()
-        keep = w > 1e-14 * w.max()
+        order = np.argsort(w)
+        keep = np.zeros(w.size, dtype=bool)
+        keep[order[np.cumsum(w[order]) > 1e-12]] = True
         w = w[keep]
         xs = np.broadcast_to(self.x, self.weights.shape).ravel()[keep]
         vs = np.broadcast_to(self.v[:, None], self.weights.shape).ravel()[keep]
         g = np.asarray(g, dtype=float)
-        col = g[:, None]
         if self.model == "beta-binomial":
-            nu = self._nu(vs)
-            a, b = sc.expit(xs) * nu, sc.expit(-xs) * nu
-            sd = np.sqrt(a * b / (nu**2 * (nu + 1.0)))
-            smooth = (a >= 1.0) & (b >= 1.0) & (sd >= 4.0 * h)
-            kern = np.empty((g.size, w.size))
-            a_s, b_s = a[smooth], b[smooth]
-            kern[:, smooth] = np.exp((a_s - 1) * np.log(col) + (b_s - 1) * np.log1p(-col)
-                                     - sc.betaln(a_s, b_s))  # fmt: skip
-            if (~smooth).any():
-                # beyond 1e12 a Beta variable is a point at the grid's scale; betainc stays exact
-                aa, bb = a[~smooth], b[~smooth]
-                cap = np.minimum(1.0, 1e12 / (aa + bb))
-                edges = np.clip(np.concatenate([g - h / 2, g[-1:] + h / 2]), 0.0, 1.0)
-                kern[:, ~smooth] = np.diff(sc.betainc(aa * cap, bb * cap, edges[:, None]), axis=0) / h
             logx, log1x = np.log(g), np.log1p(-g)
         else:
-            lam = np.exp(vs)
-            r = sc.logit(col)
-            kern = np.exp(0.5 * np.log(lam / (2 * np.pi)) - 0.5 * lam * (r - xs) ** 2) / (col * (1 - col))
-            logx, log1x = _log_sigmoid(r[:, 0]), _log_sigmoid(-r[:, 0])
+            r = sc.logit(g)
+            logx, log1x = _log_sigmoid(r), _log_sigmoid(-r)
         mix = np.empty((w.size, len(js)))
         shift = np.zeros(len(js))
         extra = np.zeros((g.size, len(js)))
@@ -690,5 +708,21 @@ class ClassFit:
             k, n = self._kd[d], self._nd[d]
             logc = sc.gammaln(n + 1) - sc.gammaln(k + 1) - sc.gammaln(n - k + 1)
             extra[:, c] = logc + k * logx + (n - k) * log1x
-        with np.errstate(divide="ignore"):
-            return np.exp(np.log(np.maximum(kern @ mix, 0.0)) + extra + shift)
+        out = np.empty((g.size, len(js)))
+        per = max(1, int(2e7 // max(w.size, 1)))  # kernel rows at a time (memory)
+        for r0 in range(0, g.size, per):
+            kern = self._kernel(g[r0 : r0 + per], h, xs, vs)
+            with np.errstate(divide="ignore"):
+                out[r0 : r0 + per] = np.exp(np.log(np.maximum(kern @ mix, 0.0)) + extra[r0 : r0 + per] + shift)
+        if self.model == "beta-binomial" and g.size:
+            # the outer cells hold the exact mass of the subject's posterior beyond their inner
+            # edges (Beta(k + alpha, n - k + beta) may be singular at 0 or 1)
+            nu = self._nu(vs)
+            a0, b0 = sc.expit(xs) * nu, sc.expit(-xs) * nu
+            for c, j in enumerate(js):
+                d = self._data_index(j)
+                a, b = (a0, b0) if d is None else (a0 + self._kd[d], b0 + self._nd[d] - self._kd[d])
+                cap = np.minimum(1.0, 1e12 / (a + b))
+                out[0, c] = w @ sc.betainc(a * cap, b * cap, g[0] + h / 2) / h
+                out[-1, c] = w @ sc.betaincc(a * cap, b * cap, g[-1] - h / 2) / h
+        return out
