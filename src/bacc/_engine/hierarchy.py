@@ -11,26 +11,30 @@ class right. Two models (Brodersen et al. 2012, 2013):
   and ``s ~ Uniform(0, s_max)``; population accuracy ``p``. Location ``x = logit p``, spread
   variable ``v = logit(s / s_max)``.
 
-Method (deterministic). The two hyperparameters are integrated on a grid adapted to the
+Method (deterministic). The two hyperparameters are integrated on a grid fitted to the
 posterior, with each subject's marginal likelihood computed at every grid node:
 
 1. *Placement.* Each subject is replaced by a normal likelihood in logit space (``logit`` of
    ``(k + 1/2) / (n + 1)``, variance ``1 / ((n + 1) p (1 - p))``); then ``x`` given ``v`` is
-   normal with closed-form centre ``c(v)`` and scale ``s(v)``, and ``v``'s marginal is known up
-   to a constant. This only places the grid.
-2. *Nodes.* ``v`` on a trapezoidal grid (step 0.4 of its approximate sd) over the range where
-   the approximate log density is within 46 of its peak; ``x = c(v) + s(v) u`` with ``u`` on 33
-   Chebyshev points of ``[-U, U]`` (``U = 9``). The exact log posterior is computed there:
-   normal-binomial subjects by adaptive Gauss-Hermite quadrature (20 nodes about the mode of
-   ``log Bin + log N`` in ``rho``, found by Newton steps: exact to ~1e-12 for these smooth,
-   log-concave integrands), beta-binomial subjects in closed form.
-3. *Checks.* The grid is widened, and the nodes recomputed, until the exact log density at
-   every edge is at least 34 below the peak (mass beyond the grid < 1e-14).
-4. *Rule.* The log posterior (a smooth function of ``u``) is interpolated from the Chebyshev
-   points to a trapezoidal grid of step ``U / 45`` (barycentric formula). The trapezoidal rule
-   on smooth, rapidly decaying integrands converges geometrically; the resulting nodes and
-   weights integrate the posterior, the evidence and the characteristic function of
-   ``sigmoid(x)`` to about 1e-12.
+   normal with closed-form centre and scale, and ``v``'s marginal is known up to a constant.
+   This only places the grid: ``v`` on a trapezoidal grid (step 0.55 of its approximate sd)
+   over the range where the approximate log density is within 42 of its peak, ``x`` on 33
+   Chebyshev points (41 for the beta-binomial) of ``centre +- 10 scale`` per row.
+2. *Exact values.* The log posterior at every node: beta-binomial subjects in closed form
+   (rising factorials without cancellation); normal-binomial subjects by a trapezoidal sum on
+   one fine logit grid per class where the population density is the wider (a perfect or
+   all-wrong subject's limit taken out in closed form), else by adaptive Gauss-Hermite
+   quadrature (20 nodes about the integrand's mode, found by safeguarded Newton steps).
+3. *Fitting and checks.* Each row's range is fitted to the exact log density (narrowed to
+   where it is within 50 of the row's peak, widened where an end is not 32 below it); the
+   ``v`` range is widened until both end rows are 32 below the peak; the Chebyshev points are
+   multiplied until the interpolants' last coefficients are below 1e-9; the ``v`` step is
+   halved until the trapezoidal rule on every other row agrees to 3e-6 (error ~1e-11).
+4. *Rule.* The log posterior is interpolated from the Chebyshev points to a trapezoidal grid
+   of 91 points per row (barycentric formula); rows more than 46 below the peak are dropped.
+   The trapezoidal rule on smooth, rapidly decaying integrands converges geometrically; the
+   resulting nodes and weights give the evidence, the moments and, by interpolation, the
+   density of the population accuracy ``sigmoid(x)``.
 
 References
 ----------
