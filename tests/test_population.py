@@ -326,6 +326,16 @@ def test_subject_results_and_fixed_effects():
     assert shrunk < own
     d = pop.subject_posterior(2)
     assert d.mean() == pytest.approx(pop.subjects[2].shrunken.mean)
+    # the distribution's mean is the exact mixture mean of the classes' conditional moments
+    exact = np.mean([f.subject_moments(2)[0] for f in pop._fits])
+    assert d.mean() == pytest.approx(exact, abs=1e-6)
+    new = pop.predictive_posterior()
+    assert new.mean() == pytest.approx(pop.predictive.mean, abs=1e-12)
+    # a new subject's law has mass piled near 0 and 1 (small population precisions): the mass
+    # beyond the grid's outer cells sits on them, a shift of at most a 24th of an sd
+    exact_new = np.mean([f.subject_moments(None)[0] for f in pop._fits])
+    assert new.mean() == pytest.approx(exact_new, abs=1e-3 * new.std())
+    assert new.cdf(pop.predictive.lower) == pytest.approx((1 - pop.confidence) / 2, abs=1e-9)
     assert pop.predictive.lower < pop.summary.lower and pop.predictive.upper > pop.summary.upper
     json.dumps(pop.to_dict())
 

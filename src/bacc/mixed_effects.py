@@ -523,10 +523,11 @@ def population(
     subject's marginal likelihood, to 2e-9), a long MCMC run of the same model (within its
     Monte Carlo error, ~1e-4), a dense plain grid (beta-binomial evidence and means, to 1e-8)
     and by simulation-based calibration. The per-subject posteriors are tabulated more
-    coarsely (12 steps per sd): to about 1e-6, except subjects at a boundary under the
-    beta-binomial model (a perfect or all-wrong subject whose posterior is singular at 0 or
-    1), whose mass beyond the grid's end is placed on its last point (a shift of at most
-    a 24th of their sd).
+    coarsely (12 steps per sd): to about 1e-6, except where mass piles up at 0 or 1 (a new
+    subject's predictive law, whose small population precisions put mass near both ends, and
+    perfect or all-wrong subjects under the beta-binomial model): the exact mass beyond the
+    grid's outer cells is placed on them, which moves the mean by at most a 24th of an sd
+    (measured: 3e-4 sd).
 
     ``micp`` fits the same normal-binomial model by mean-field variational Bayes, which
     treats the population mean and the between-subject precision as independent and each

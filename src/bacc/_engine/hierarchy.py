@@ -608,39 +608,31 @@ class ClassFit:
                 (s * s * _WQ).sum(axis=-1) / np.sqrt(np.pi))  # fmt: skip
 
     def _data_index(self, j):
+        """Row of subject ``j`` among the subjects with data (None: no data, or a new one)."""
         if j is None or self.n[j] == 0:
             return None
         return int(np.count_nonzero(self.n[:j] > 0))
 
-    def _subject_nodes(self, j):
-        """Weights of the hyperparameter nodes given subject ``j``'s data removed and re-added.
+    def subject_moments(self, j) -> tuple[float, float]:
+        """Posterior mean and sd of subject ``j``'s class accuracy (``None``: a new subject).
 
-        Returns (node weights, per-node E[acc], per-node E[acc^2], log L_j or None), pruned to
-        the nodes carrying all but 1e-14 of the mass.
+        ``E[g] = sum_nodes W E[g | node, k_j]`` (and the same for ``g^2``): the conditional
+        moments are closed-form (beta-binomial) or by-products of the marginal likelihoods'
+        quadrature (normal-binomial); a subject without data of the class, or a new one, has
+        the population's.
         """
         d = self._data_index(j)
-        w = self.weights
-        if d is None:
-            if self.model == "beta-binomial":
-                pm = sc.expit(self.x)
-                nu = self._nu(self.v)[:, None]
-                m1, m2 = pm, pm * (pm * nu + 1.0) / (nu + 1.0)
-            else:
-                m1, m2 = self._new_subject
-            ll = None
-            ww = w
+        if d is not None:
+            m1, m2 = self._moments[0][d], self._moments[1][d]
+        elif self.model == "beta-binomial":
+            pm = sc.expit(self.x)
+            nu = self._nu(self.v)[:, None]
+            m1, m2 = pm, pm * (pm * nu + 1.0) / (nu + 1.0)
         else:
-            m1, m2, ll = self._moments[0][d], self._moments[1][d], self._ll[d]
-            ww = w  # the posterior already includes the subject's own likelihood
-        keep = ww > 1e-14 * ww.max()
-        ww = ww[keep] / ww[keep].sum()
-        return keep, ww, m1[keep], m2[keep], (None if ll is None else ll[keep])
-
-    def subject_moments(self, j) -> tuple[float, float]:
-        """Posterior mean and sd of subject ``j``'s class accuracy (``None``: a new subject)."""
-        _, ww, m1, m2, _ = self._subject_nodes(j)
-        mean = float(ww @ m1)
-        return mean, float(np.sqrt(max(ww @ m2 - mean**2, 0.0)))
+            m1, m2 = self._new_subject
+        w = self.weights
+        mean = float((w * m1).sum())
+        return mean, float(np.sqrt(max((w * m2).sum() - mean**2, 0.0)))
 
     def _kernel(self, g, h: float, xs, vs) -> np.ndarray:
         """Density of a subject's accuracy at ``g`` given each node (rows: g, columns: nodes)."""
@@ -718,6 +710,14 @@ class ClassFit:
             kern = self._kernel(g[r0 : r0 + per], h, xs, vs)
             with np.errstate(divide="ignore"):
                 out[r0 : r0 + per] = np.exp(np.log(np.maximum(kern @ mix, 0.0)) + extra[r0 : r0 + per] + shift)
+        if self.model == "normal-binomial" and g.size:
+            # a new subject's logit-normal laws with a small precision pile mass near 0 and 1:
+            # the outer cells hold the exact mass beyond their inner edges
+            root = np.sqrt(np.exp(vs))
+            for c, j in enumerate(js):
+                if self._data_index(j) is None:
+                    out[0, c] = w @ sc.ndtr((sc.logit(g[0] + h / 2) - xs) * root) / h
+                    out[-1, c] = w @ sc.ndtr((xs - sc.logit(g[-1] - h / 2)) * root) / h
         if self.model == "beta-binomial" and g.size:
             # the outer cells hold the exact mass of the subject's posterior beyond their inner
             # edges (Beta(k + alpha, n - k + beta) may be singular at 0 or 1)
