@@ -17,12 +17,13 @@ CDF (the per-subject posteriors to about 1e-6).
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._engine.convert import jsonable
+from ._engine.convert import jsonable, readonly
 from ._engine.gridsum import STEPS_PER_SD, GridSum
 from ._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior
 from ._engine.validate import as_label_sequence, check_choice, check_confidence
@@ -78,7 +79,8 @@ def _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels):
         if np.any(k > n):
             c, j = np.argwhere(k > n)[0]
             raise BaccError(f"subject {j} has more correct ({k[c, j]}) than total ({n[c, j]}) examples")
-        return k, n, tuple(range(k.shape[1])), _class_names(labels, k.shape[0]), None
+        _check_subjects(n, tuple(range(k.shape[1])))
+        return k, n, tuple(range(k.shape[1])), _class_names(labels, k.shape[0])
     if y_pred is not None or y_true is not None or groups is not None:
         if data is not None and y_true is not None:
             raise BaccError("give the true labels once: population(y_true, y_pred, groups=...)")
@@ -108,10 +110,15 @@ def _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels):
     stack = np.asarray(stack, dtype=np.int64)
     k = np.einsum("jii->ij", stack)
     n = stack.sum(axis=2).T
+    _check_subjects(n, subjects)
+    return k, n, subjects, names
+
+
+def _check_subjects(n, subjects) -> None:
+    """Every subject needs examples (of at least one class)."""
     empty = np.flatnonzero(n.sum(axis=0) == 0)
     if empty.size:
         raise BaccError(f"subject {subjects[empty[0]]!r} has no examples")
-    return k, n, subjects, names, stack
 
 
 def _class_names(labels, count: int) -> tuple:
@@ -132,7 +139,10 @@ def _by_group(y_true: list, y_pred: list, groups: list, labels) -> dict:
     classes = tuple(labels) if labels is not None else label_order(y_true + y_pred)
     rows: dict = {}
     for t, p, g in zip(y_true, y_pred, groups, strict=True):
-        rows.setdefault(g, ([], []))
+        try:
+            rows.setdefault(g, ([], []))
+        except TypeError:
+            raise BaccError(f"groups must be values such as names or numbers, got {g!r}") from None
         rows[g][0].append(t)
         rows[g][1].append(p)
     return {g: ConfusionMatrix.from_predictions(rows[g][0], rows[g][1], labels=classes)
@@ -249,7 +259,7 @@ class Population:
     """
 
     model: str
-    prior: dict
+    prior: types.MappingProxyType
     labels: tuple
     subject_names: tuple
     confidence: float
@@ -285,7 +295,8 @@ class Population:
         return tuple(out)
 
     def subject_posterior(self, subject) -> GridAverage:
-        """Posterior of one subject's balanced accuracy under the model (by index or name)."""
+        """Posterior of one subject's balanced accuracy under the model (by name; by position
+        when no subject has that name)."""
         j = self._subject_index(subject)
         return _subject_averages(self._fits, [j], self.subject_names)[0]
 
@@ -566,7 +577,7 @@ def population(
     check_choice(model, MODELS, "model")
     c = check_confidence(confidence)
     pr = _prior(model, prior)
-    k, n, subjects, names, stack = _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels)
+    k, n, subjects, names = _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels)
     l, m = k.shape
     if m < 2:
         raise BaccError(f"population inference needs at least 2 subjects, got {m}")
@@ -594,8 +605,9 @@ def population(
     pred = _summary(_subject_averages(fits, [None], subjects)[0], c)[0]
     fixed, fixed_p = _fixed_effects(k.sum(axis=1), n.sum(axis=1), c, chance)
     return Population(
-        model=model, prior=dict(vars(pr)), labels=names, subject_names=subjects, confidence=c,
-        chance=chance, correct=k, support=n, balanced_accuracy=dist, summary=summ,
+        model=model, prior=types.MappingProxyType(dict(vars(pr))), labels=names,
+        subject_names=subjects, confidence=c, chance=chance, correct=readonly(k),
+        support=readonly(n), balanced_accuracy=dist, summary=summ,
         p_above_chance=float(p_above), log_evidence=float(sum(f.log_evidence for f in fits)),
         classes=tuple(classes), predictive=pred, fixed_effects=fixed,
         fixed_effects_p_above_chance=fixed_p, verdict=_verdict(summ, fixed, pred, c),
