@@ -28,13 +28,13 @@ from mcmc_population import gibbs_population  # noqa: E402
 import bacc  # noqa: E402
 
 
-def simulate(l: int, m: int, seed: int):
+def simulate(l: int, m: int, seed: int, sizes: tuple[int, int] = (20, 120)):
     """Counts from the model: class means and spreads, then subjects, then examples."""
     rng = np.random.default_rng(seed)
     mu = rng.normal(1.5, 0.5, size=l)
     lam = rng.gamma(4.0, 1.0, size=l)
     rho = rng.normal(mu[:, None], 1.0 / np.sqrt(lam)[:, None], size=(l, m))
-    n = rng.integers(20, 120, size=(l, m))
+    n = rng.integers(*sizes, size=(l, m))
     return rng.binomial(n, 1.0 / (1.0 + np.exp(-rho))), n
 
 
@@ -43,8 +43,9 @@ def batch_se(x: np.ndarray, batches: int = 50) -> float:
     return float(b.std(ddof=1) / np.sqrt(batches))
 
 
-def row(name: str, l: int, m: int, seed: int, draws: int = 20_000) -> None:
-    k, n = simulate(l, m, seed)
+def row(name: str, l: int, m: int, seed: int, draws: int = 20_000,
+        sizes: tuple[int, int] = (20, 120)) -> None:
+    k, n = simulate(l, m, seed, sizes)
     t_b = timed(lambda: bacc.population(correct=k, totals=n), repeat=3, most=20)
     pop = bacc.population(correct=k, totals=n)
     t0 = time.perf_counter()
@@ -68,3 +69,5 @@ if __name__ == "__main__":
     print(f"{'case':24s} {'bacc (ms)':>9s} {'subjects ms':>11s} {'MCMC (s)':>9s} {'ratio':>8s}")
     row("2 classes x 20 subjects", 2, 20, 1)
     row("10 classes x 100 subjects", 10, 100, 2)
+    # many subjects of one to three examples each (few distinct counts, shared computations)
+    row("3 x 500 subjects of 1-3", 3, 500, 3, sizes=(1, 4))

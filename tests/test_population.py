@@ -1,9 +1,10 @@
 """bacc.population: mixed-effects inference on the population balanced accuracy.
 
-Independent references: mpmath quadrature for each subject's marginal likelihood, the dense
-fixed-grid quadrature of ``tests/population_reference.py`` (written without bacc's code) for the
-whole posterior, closed forms, and simulation-based calibration (Talts et al. 2018) for the
-model as a whole. The variational numbers the R package ``micp`` reports for its own examples
+Independent references: mpmath quadrature for each subject's marginal likelihood, the
+deterministic quadrature of ``tests/population_reference.py`` (written without bacc's code, its
+own error below 1e-10) for the whole normal-binomial posterior, a long MCMC run
+(``tests/mcmc_population.py``), a dense trapezoidal grid for the beta-binomial model, closed
+forms, and simulation-based calibration (Talts et al. 2018) for the model as a whole. The variational numbers the R package ``micp`` reports for its own examples
 are recorded as what ``micp`` reports, not as truth.
 """
 
@@ -18,7 +19,7 @@ from scipy import stats
 
 import bacc
 from bacc._engine.gridsum import GridSum
-from bacc._engine.hierarchy import ClassFit, NormalBinomialPrior, _log_rising
+from bacc._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior, _log_rising
 
 # micp's README examples and the values its tests record (variational Bayes)
 MICP_ACC = ([82, 75, 92, 85, 88], [100] * 5)
@@ -68,7 +69,7 @@ def test_subject_marginal_likelihood_matches_mpmath(k, n):
     rng = np.random.default_rng(k + n)
     mu = rng.uniform(-4, 9, size=(3, 4))
     v = np.array([-6.0, -1.0, 2.5])  # lambda = e^v: wide to narrow population densities
-    ll, acc, _ = fit._normal_binomial_terms(mu, v)
+    ll, acc, _ = fit._subject_terms(mu, v, moments=True)
     for t in range(3):
         for c in range(4):
             want = _mp_log_marginal(k, n, mu[t, c], np.exp(v[t]))
@@ -142,6 +143,49 @@ def test_population_posterior_agrees_with_a_long_mcmc_run(mcmc, name):
         assert abs(frac.mean() - q) < 4.5 * se_q + 1e-4, (q, frac.mean(), se_q)
     # the Monte Carlo error is small enough for the check to mean something
     assert se < 5e-4
+
+
+@pytest.mark.parametrize(
+    "k, n, prior",
+    [
+        (*MICP_ACC, None),
+        (*MICP_ACC, {"mu0": 0.5, "eta0": 2.0, "a0": 2.0, "b0": 0.5}),
+        (*MICP_BAL, None),  # class 1 has a perfect subject (32 of 32)
+    ],
+    ids=["micp accuracy", "micp accuracy, other prior", "micp balanced"],
+)
+def test_normal_binomial_posterior_matches_an_independent_quadrature(k, n, prior):
+    """Log evidence, mean and the CDF at five quantiles (1e-4 to 0.9999) of micp's examples
+    agree with a nested deterministic quadrature written in the tests (its own error, from
+    doubling its settings, is below 1e-10) to 1e-8: the posterior is exact, not approximate."""
+    from population_reference import ClassReference, balanced_cdf
+
+    pop = bacc.population(correct=k, totals=n, prior=prior)
+    rows = np.atleast_2d(k), np.atleast_2d(n)
+    refs = [ClassReference(ki, ni, **(prior or {})) for ki, ni in zip(*rows, strict=True)]
+    assert pop.log_evidence == pytest.approx(sum(r.log_evidence for r in refs), abs=1e-8)
+    assert pop.summary.mean == pytest.approx(np.mean([r.mean for r in refs]), abs=1e-9)
+    for cls, ref in zip(pop.classes, refs, strict=True):
+        assert cls.accuracy.mean == pytest.approx(ref.mean, abs=1e-9)
+    d = pop.balanced_accuracy
+    for q in (1e-4, 0.025, 0.5, 0.975, 0.9999):
+        assert balanced_cdf(refs, float(d.ppf(q))) == pytest.approx(q, abs=1e-8), q
+
+
+@pytest.mark.parametrize("model", ["normal-binomial", "beta-binomial"])
+def test_subjects_with_the_same_counts_share_one_computation_exactly(model):
+    """Many subjects of one to three examples have a handful of distinct counts: the shared
+    computation gives every subject exactly what its own computation gives."""
+    rng = np.random.default_rng(11)
+    n = rng.integers(1, 4, size=300).astype(float)
+    k = rng.binomial(n.astype(int), 0.7).astype(float)
+    prior = NormalBinomialPrior() if model == "normal-binomial" else BetaBinomialPrior()
+    fit = ClassFit(k, n, model, prior)
+    shared = fit._subject_terms(fit._cheb_x, fit.v, moments=True)
+    own = fit._distinct_terms(k, n, fit._cheb_x, fit.v, True)
+    assert len(np.unique(np.stack([k, n]), axis=1).T) <= 9
+    for a, b in zip(shared, own, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=0)
 
 
 def test_beta_binomial_agrees_with_a_dense_trapezoidal_grid():

@@ -232,20 +232,30 @@ class ClassFit:
         """Per-subject log marginal likelihood, E[accuracy] and E[accuracy^2] at nodes.
 
         ``x`` has shape (T, C), ``v`` shape (T,); returns arrays of shape (m_data, T, C).
+        Subjects with the same counts share one computation (many subjects of a few examples
+        each have only a handful of distinct ``(k, n)``).
         """
-        k = self._kd[:, None, None]
-        n = self._nd[:, None, None]
-        if self.model == "beta-binomial":
-            nu = self._nu(v)[:, None]
-            a, b = nu * sc.expit(x), nu * sc.expit(-x)
-            logc = sc.gammaln(n + 1) - sc.gammaln(k + 1) - sc.gammaln(n - k + 1)
-            ll = logc + _log_rising(a, k) + _log_rising(b, n - k) - _log_rising(nu, n)
-            aa, bb = k + a, n - k + b
-            acc = aa / (aa + bb)
-            return ll, acc, acc * (aa + 1) / (aa + bb + 1)
-        return self._normal_binomial_terms(x, v, moments)
+        pairs, inv = np.unique(np.stack([self._kd, self._nd]), axis=1, return_inverse=True)
+        terms = self._distinct_terms(pairs[0], pairs[1], x, v, moments)
+        if pairs.shape[1] == self._kd.size and (inv == np.arange(inv.size)).all():
+            return terms
+        return tuple(None if t is None else t[inv] for t in terms)
 
-    def _normal_binomial_terms(self, x, v, moments: bool = True):
+    def _distinct_terms(self, k, n, x, v, moments: bool):
+        """:meth:`_subject_terms` for the subjects with counts ``k`` of ``n``."""
+        if self.model == "normal-binomial":
+            return self._normal_binomial_terms(k, n, x, v, moments)
+        k = k[:, None, None]  # beta-binomial: closed form
+        n = n[:, None, None]
+        nu = self._nu(v)[:, None]
+        a, b = nu * sc.expit(x), nu * sc.expit(-x)
+        logc = sc.gammaln(n + 1) - sc.gammaln(k + 1) - sc.gammaln(n - k + 1)
+        ll = logc + _log_rising(a, k) + _log_rising(b, n - k) - _log_rising(nu, n)
+        aa, bb = k + a, n - k + b
+        acc = aa / (aa + bb)
+        return ll, acc, acc * (aa + 1) / (aa + bb + 1)
+
+    def _normal_binomial_terms(self, k, n, x, v, moments: bool = True):
         """:meth:`_subject_terms` of the normal-binomial model.
 
         Each subject's marginal likelihood is ``L_j(mu, lambda) = int Bin(k_j | n_j,
@@ -258,7 +268,6 @@ class ClassFit:
         tails there add in closed form. Where the normal density is narrower, the integrand
         is close to it and adaptive Gauss-Hermite quadrature is exact to ~1e-12.
         """
-        k, n = self._kd, self._nd
         lam = np.exp(v)
         p = (k + 0.5) / (n + 1.0)
         width = 1.0 / np.sqrt((n + 1.0) * p * (1 - p))
@@ -268,14 +277,14 @@ class ClassFit:
         ll, acc, acc2 = np.empty(shape), np.empty(shape), np.empty(shape)
         if on_grid.any():
             rows = np.flatnonzero(on_grid)
-            g = self._grid_terms(x[rows], lam[rows], width, moments)
+            g = self._grid_terms(k, n, x[rows], lam[rows], width, moments)
             ll[:, rows] = g[0]
             if moments:
                 acc[:, rows], acc2[:, rows] = g[1], g[2]
         gh = ~on_grid | ~np.isfinite(ll).all(axis=(0, 2))
         if gh.any():
             rows = np.flatnonzero(gh)
-            g = self._hermite_terms(x[rows], lam[rows])
+            g = self._hermite_terms(k, n, x[rows], lam[rows])
             bad = ~np.isfinite(ll[:, rows]) | ~on_grid[rows][None, :, None]
             for out, new in zip((ll, acc, acc2), g, strict=True):
                 sub = out[:, rows]
@@ -283,9 +292,8 @@ class ClassFit:
                 out[:, rows] = sub
         return ll, acc, acc2
 
-    def _grid_terms(self, mu, lam, width, moments: bool = True):
+    def _grid_terms(self, k, n, mu, lam, width, moments: bool = True):
         """Trapezoidal sums on a uniform ``rho`` grid (see :meth:`_normal_binomial_terms`)."""
-        k, n = self._kd, self._nd
         wphi = 1.0 / np.sqrt(lam)
         step = min(width.min(), wphi.min()) / _GRID_STEPS
         p = (k + 0.5) / (n + 1.0)
@@ -347,10 +355,10 @@ class ClassFit:
         ll[~(out[0] > 0)] = np.nan
         return ll, acc, acc2
 
-    def _hermite_terms(self, x, v_lam):
+    def _hermite_terms(self, k, n, x, v_lam):
         """Adaptive Gauss-Hermite quadrature (see :meth:`_normal_binomial_terms`)."""
-        k = self._kd[:, None, None]
-        n = self._nd[:, None, None]
+        k = k[:, None, None]
+        n = n[:, None, None]
         lam = v_lam[:, None]
         mu = x
         # mode of h(rho) = k log s + (n - k) log(1 - s) - lam (rho - mu)^2 / 2, s = sigmoid(rho):
