@@ -26,7 +26,7 @@ import numpy as np
 from ._engine.convert import jsonable, readonly
 from ._engine.gridsum import STEPS_PER_SD, GridSum
 from ._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior
-from ._engine.validate import as_label_sequence, check_choice, check_confidence
+from ._engine.validate import MAX_COUNT, as_label_sequence, check_choice, check_confidence
 from .confusion import ConfusionMatrix, as_confusion_matrix, label_order
 from .distributions import GridAverage
 from .errors import BaccError
@@ -104,6 +104,8 @@ def _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels):
                 "population needs a stack of confusion matrices of shape (subjects, classes, "
                 f"classes), a mapping subject -> matrix, or grouped counts; got shape {np.shape(arr)}"
             )
+        if arr.shape[0] < 2:
+            raise BaccError(f"population inference needs at least 2 subjects, got {arr.shape[0]}")
         stack = np.stack([as_confusion_matrix(m, rows=rows).counts for m in _whole(arr, "counts")])
         subjects = tuple(range(stack.shape[0]))
         names = _class_names(labels, stack.shape[1])
@@ -158,6 +160,10 @@ def _whole(v, name: str) -> np.ndarray:
         raise BaccError(f"{name} must be whole numbers (counts of examples)")
     if np.any(arr < 0):
         raise BaccError(f"{name} must not be negative (counts of examples)")
+    if arr.size and arr.max() > MAX_COUNT:
+        # checked before the conversion to int64, which would wrap larger values
+        raise BaccError(f"{name} has a count of {arr.max():.6g}; bacc handles at most 10^13 "
+                        "examples per class and subject")  # fmt: skip
     return arr.astype(np.int64)
 
 
@@ -281,17 +287,22 @@ class Population:
     @functools.cached_property
     def subjects(self) -> tuple:
         """Per-subject results (:class:`SubjectResult`), computed on first access."""
-        m = len(self.subject_names)
-        dists = _subject_averages(self._fits, list(range(m)), self.subject_names)
+        # subjects with the same counts have the same posteriors: each is computed once
+        cols = np.concatenate([self.correct, self.support]).T
+        _, first, inv = np.unique(cols, axis=0, return_index=True, return_inverse=True)
+        shared = _subject_averages(self._fits, [int(j) for j in first], self.subject_names)
+        own, shrunken = [], []
+        for j, d in zip(first, shared, strict=True):
+            own.append(_independent(self.correct[:, j], self.support[:, j], self.confidence))
+            shrunken.append(_summary(d, self.confidence)[0])
         out = []
-        for j, name in enumerate(self.subject_names):
+        for j, (name, u) in enumerate(zip(self.subject_names, np.ravel(inv), strict=True)):
             k, n = self.correct[:, j], self.support[:, j]
             has = n > 0
             out.append(SubjectResult(
                 subject=name, correct=tuple(int(v) for v in k), support=tuple(int(v) for v in n),
                 sample_balanced_accuracy=float(np.mean(k[has] / n[has])),
-                independent=_independent(k, n, self.confidence),
-                shrunken=_summary(dists[j], self.confidence)[0]))  # fmt: skip
+                independent=own[u], shrunken=shrunken[u]))  # fmt: skip
         return tuple(out)
 
     def subject_posterior(self, subject) -> GridAverage:
