@@ -3,8 +3,10 @@ huge classes, the union / Šidák / Buehler constructions, the binomial test of 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import pickle
 import warnings
 
 import numpy as np
@@ -15,7 +17,7 @@ from scipy import special as sc
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from bacc._engine.bounds import per_bound_alpha
+from bacc._engine.bounds import _cp_certified, per_bound_alpha
 from bacc.confusion import ConfusionMatrix
 from bacc.errors import BaccError, BaccWarning
 from bacc.intervals import (
@@ -205,6 +207,18 @@ def test_empty_class_is_dropped_with_a_warning_or_kept():
     assert len(iv.weights) == 2 and not iv.per_class[2].included
     kept = exact_interval(cm, empty="keep")
     assert kept.upper > iv.upper and math.isnan(kept.estimate)
+    # an evaluation's interval keeps or drops the class as the evaluation did (read from the
+    # counts: the evaluation's per-class results, built on first use, stay unbuilt)
+    import bacc
+
+    for empty, ref in (("keep", kept), ("drop", iv)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", BaccWarning)
+            ev = bacc.evaluate(cm, empty=empty)
+        got = ev.exact_interval()
+        assert (got.lower, got.upper, got.weights) == (ref.lower, ref.upper, ref.weights)
+        assert "classes" not in vars(ev)
+        assert ev.classes[2].included == (empty == "keep") and "classes" in vars(ev)
 
 
 @settings(max_examples=60, deadline=None)
@@ -367,6 +381,60 @@ def test_str_shows_enough_digits_for_huge_classes():
     iv = exact_interval([[999_999_000, 1_000], [2_000, 999_998_000]])
     lo_s, hi_s = str(iv).splitlines()[1].split("[")[1].rstrip("]").split(", ")
     assert float(lo_s) < float(hi_s)
+
+
+def test_per_class_rows_built_on_first_use_equal_the_class_intervals():
+    cm = [[42, 3, 0], [6, 4, 1], [2, 2, 9]]
+    iv = exact_interval(cm)
+    clone = pickle.loads(pickle.dumps(iv))  # before the rows are built: they travel as arrays
+    # the same per-bound level (no class left out), under the name of the per-class method
+    eager = tuple(
+        dataclasses.replace(r, method="clopper-pearson")
+        for r in class_intervals(cm, adjust="union")
+    )
+    for rows in (iv.per_class, clone.per_class):
+        assert rows == eager
+        assert [type(r.correct) for r in rows] == [int] * 3
+    assert iv.per_class is iv.per_class  # built once
+    assert dataclasses.replace(iv, lower=0.0).per_class == eager
+    # a class left out reports [0, 1], not in the average
+    with pytest.warns(BaccWarning):
+        left = exact_interval([[5, 1, 0], [1, 5, 0], [0, 0, 0]])
+    assert (left.per_class[2].lower, left.per_class[2].upper, left.per_class[2].included) == (
+        0.0, 1.0, False)  # fmt: skip
+    with pytest.raises(AttributeError):
+        _ = iv.per_class_rows
+
+
+def test_one_evaluation_certificate_accepts_only_bounds_inside_the_bracket():
+    # The bounds' certificate evaluates the tail once, at scipy's quantile: where the density
+    # is monotone beyond it, a relative residual below half the bracket's width puts the root
+    # in the bracket x (1 -+ 1e-12). Every bound it accepts must pass the two-ended test
+    # (the tail crosses alpha between the ends), from 1 to 1e13 examples.
+    rng = np.random.default_rng(7)
+    e = 1e-12
+    for top in (1, 3, 6, 9, 13):
+        n = np.floor(10 ** rng.uniform(0, top, 4000))
+        k = np.minimum(np.floor(rng.random(4000) * (n + 1)), n)
+        alpha = float(10 ** rng.uniform(-10, math.log10(0.5)))
+        lo, hi = _cp_certified_parts(k, n, alpha)
+        for a, b, x, upper in (lo, hi):
+            with np.errstate(all="ignore"):
+                ends = np.stack([x * (1 - e), np.minimum(x * (1 + e), 1.0)])
+                t = sc.betainc(b, a, 1.0 - ends) if upper else sc.betainc(a, b, ends)
+            below, above = (t[1], t[0]) if upper else (t[0], t[1])
+            crossed = (below <= alpha) & (above >= alpha)
+            # the iterated rows are checked by the CDF directly
+            tail = sc.betainc(b, a, 1.0 - x) if upper else sc.betainc(a, b, x)
+            assert np.all(crossed | (np.abs(np.log(tail / alpha)) < 1e-11))
+
+
+def _cp_certified_parts(k, n, alpha):
+    lo_rows, hi_rows = k > 0, k < n
+    al, bl = k[lo_rows], n[lo_rows] - k[lo_rows] + 1.0
+    au, bu = k[hi_rows] + 1.0, n[hi_rows] - k[hi_rows]
+    xl, xu = _cp_certified(al, bl, au, bu, alpha)
+    return (al, bl, xl, False), (au, bu, xu, True)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import numpy as np
 from ._engine.convert import jsonable
 from ._engine.validate import (
     MAX_CLASSES,
+    MAX_COUNT,
     as_label_sequence,
     check_choice,
     check_count_limit,
@@ -75,16 +76,19 @@ def _validate_counts(matrix) -> np.ndarray:
                 f"row {i} of the confusion matrix has a non-integer count ({arr[i, j].item()!r}); "
                 "counts must be whole numbers"
             )
-    if np.any(arr < 0):
+    if arr.dtype.kind != "u" and arr.min() < 0:
         i, j = np.argwhere(arr < 0)[0]
         raise BaccError(
             f"row {i} of the confusion matrix has a negative count ({arr[i, j].item()!r})"
         )
-    check_count_limit(arr)
-    out = arr.astype(np.int64)
-    if out.sum() == 0:
+    top = arr.max()
+    # no class total can pass the limit when l times the largest count does not: the full
+    # check (row sums in floating point, the larger part of the cost) only when it might
+    if top * float(arr.shape[1]) > MAX_COUNT:
+        check_count_limit(arr)
+    if top == 0:
         raise BaccError("the confusion matrix has no examples (all counts are 0)")
-    return out
+    return arr.astype(np.int64)
 
 
 def _check_class_count(n: int) -> None:
@@ -217,7 +221,16 @@ class ConfusionMatrix:
         counts = _validate_counts(matrix)
         if rows == "predicted":
             counts = counts.T.copy()
-        return cls(counts, labels)
+        if cls is not ConfusionMatrix:
+            return cls(counts, labels)
+        # the counts were validated just above (a fresh int64 array): building through
+        # __post_init__ would validate them a second time, the larger part of the cost of a
+        # small matrix
+        obj = object.__new__(cls)
+        counts.setflags(write=False)
+        object.__setattr__(obj, "counts", counts)
+        object.__setattr__(obj, "labels", _validate_labels(labels, counts.shape[0]))
+        return obj
 
     @classmethod
     def from_predictions(cls, y_true, y_pred, *, labels=None) -> ConfusionMatrix:
@@ -489,7 +502,13 @@ def chance_level(cm: ConfusionMatrix) -> float:
 
 
 def balanced_classes(
-    cm: ConfusionMatrix, weights=None, *, empty: str = "drop", warn: bool = True, stacklevel: int = 2
+    cm: ConfusionMatrix,
+    weights=None,
+    *,
+    empty: str = "drop",
+    warn: bool = True,
+    stacklevel: int = 2,
+    support: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which classes enter the balanced accuracy, and with what weights: the one rule.
 
@@ -509,6 +528,8 @@ def balanced_classes(
         Warn when a class is left out.
     stacklevel : int
         As in :func:`warnings.warn`, counted from the caller of this function.
+    support : ndarray, optional
+        ``cm.support``, when the caller has already summed it (it is not summed again).
 
     Returns
     -------
@@ -530,21 +551,28 @@ def balanced_classes(
     evaluation for multiclass classification using the posterior balanced accuracy. ROBOT2013,
     347-361, eq. 12-13.
     """
-    w = check_weights(weights, cm.n_classes)
-    included = included_classes(cm.support, empty)
-    has = cm.support > 0
-    if not has.any():
-        raise BaccError("no class has true examples")
-    if warn and empty == "drop" and not has.all():
-        missing = [cm.labels[i] for i in np.flatnonzero(~has)]
-        shown = repr(missing) if len(missing) <= 8 else (
-            f"{missing[:5]!r}"[:-1] + f", ... ({len(missing)} classes)]")
-        warnings.warn(
-            f"class(es) {shown} have no true examples and are left out of the balanced "
-            "accuracy (pass empty='keep' to keep them: posterior = prior, exact bounds [0, 1])",
-            BaccWarning,
-            stacklevel=stacklevel + 1,
-        )
+    support = cm.support if support is None else support
+    w = check_weights(weights, cm.n_classes) if weights is not None else None
+    check_choice(empty, ("drop", "keep"), "empty")
+    has = support > 0
+    # ``has`` is the mask of included classes when all have examples or empty="drop"
+    included = has
+    if not has.all():
+        if not has.any():
+            raise BaccError("no class has true examples")
+        if empty == "keep":
+            included = np.ones(support.shape, dtype=bool)
+        elif warn:
+            missing = [cm.labels[i] for i in np.flatnonzero(~has)]
+            shown = repr(missing) if len(missing) <= 8 else (
+                f"{missing[:5]!r}"[:-1] + f", ... ({len(missing)} classes)]")
+            warnings.warn(
+                f"class(es) {shown} have no true examples and are left out of the balanced "
+                "accuracy (pass empty='keep' to keep them: posterior = prior, exact bounds "
+                "[0, 1])",
+                BaccWarning,
+                stacklevel=stacklevel + 1,
+            )
     if weights is None:
         m = int(included.sum())
         return included, np.full(m, 1.0 / m)

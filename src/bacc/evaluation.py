@@ -8,7 +8,7 @@ import numpy as np
 
 from . import metrics
 from ._engine import beta as _beta
-from ._engine.convert import FrozenArrays, jsonable
+from ._engine.convert import FrozenArrays, jsonable, readonly
 from ._engine.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix, chance_level
 from .errors import BaccError
@@ -125,6 +125,18 @@ class Evaluation(FrozenArrays):
     chance: float
     p_above_chance: float
 
+    def __getattr__(self, name: str):
+        # Reached only for names not in the instance: ``classes`` of an evaluation whose
+        # per-class results :func:`evaluate` leaves to be built here on first use (for 1000
+        # classes they cost 10-20 ms, a sixth of the whole evaluation, and many callers read
+        # the balanced accuracy only). Built once and kept, so the evaluation never changes.
+        source = self.__dict__.get("_class_source") if name == "classes" else None
+        if source is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = _class_results(*source)
+        self.__dict__["classes"] = value
+        return value
+
     @property
     def prior(self) -> tuple[np.ndarray, np.ndarray]:
         """Per-class Beta prior parameters ``(a, b)``."""
@@ -146,7 +158,13 @@ class Evaluation(FrozenArrays):
         c = self.confidence if confidence is None else confidence
         if metric == "balanced_accuracy":
             kw.setdefault("weights", self.weights)
-            kept = any(r.included and r.support == 0 for r in self.classes)
+            # a class without examples in the balanced accuracy (read from the counts, so
+            # that the per-class results need not be built)
+            included = set(self.balanced_accuracy.labels)
+            support = self.confusion.support
+            kept = any(
+                support[i] == 0 and lab in included for i, lab in enumerate(self.confusion.labels)
+            )
             kw.setdefault("empty", "keep" if kept else "drop")
         with warnings.catch_warnings():
             # a class left out was already announced by evaluate
@@ -289,8 +307,34 @@ def evaluate(
     )
     bal = BalancedAccuracyPosterior(a, b, w_bal, list(bal_labels), chance_level(cm))
     acc = posterior_accuracy(cm, prior=(pa[0], pb[0]))
+    chance = bal.chance
+    bal_summary, p_above = _summary(bal, c, chance)
+    ev = object.__new__(Evaluation)
+    # every field but ``classes``, which :meth:`Evaluation.__getattr__` builds on first use
+    # (the arrays as read-only copies, as FrozenArrays makes them)
+    ev.__dict__.update(
+        confusion=cm,
+        confidence=c,
+        prior_a=readonly(pa),
+        prior_b=readonly(pb),
+        weights=readonly(w),
+        sample_accuracy=metrics.accuracy(cm),
+        sample_balanced_accuracy=metrics.balanced_accuracy(cm, weights=w),
+        accuracy=acc,
+        balanced_accuracy=bal,
+        accuracy_summary=summarize(acc, c),
+        balanced_accuracy_summary=bal_summary,
+        chance=chance,
+        p_above_chance=p_above,
+        _class_source=(cm, readonly(pa), readonly(pb), c, frozenset(bal.labels)),
+    )
+    return ev
+
+
+def _class_results(cm: ConfusionMatrix, pa: np.ndarray, pb: np.ndarray, c: float,
+                   included: frozenset) -> tuple[ClassResult, ...]:
+    """Per-class counts, sample accuracy and posterior summary (``Evaluation.classes``)."""
     class_posts = posterior_class_accuracies(cm, prior=np.column_stack([pa, pb]))
-    included = set(bal.labels)
     support = cm.support
     correct = cm.correct
     classes = []
@@ -306,21 +350,4 @@ def evaluate(
                 included=cm.labels[i] in included,
             )
         )
-    chance = bal.chance
-    bal_summary, p_above = _summary(bal, c, chance)
-    return Evaluation(
-        confusion=cm,
-        confidence=c,
-        prior_a=pa,
-        prior_b=pb,
-        weights=w,
-        sample_accuracy=metrics.accuracy(cm),
-        sample_balanced_accuracy=metrics.balanced_accuracy(cm, weights=w),
-        accuracy=acc,
-        balanced_accuracy=bal,
-        accuracy_summary=summarize(acc, c),
-        balanced_accuracy_summary=bal_summary,
-        classes=tuple(classes),
-        chance=chance,
-        p_above_chance=p_above,
-    )
+    return tuple(classes)

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -316,11 +316,24 @@ class Interval:
     method: str
     metric: str
     guaranteed: bool
-    per_class: tuple[ClassInterval, ...] = ()
+    # a factory, not a default: with no class attribute of this name, an interval built with
+    # its per-class rows deferred reaches ``__getattr__`` (below) the first time they are read
+    per_class: tuple[ClassInterval, ...] = field(default_factory=tuple)
     per_bound_confidence: float | None = None
     weights: tuple[float, ...] = ()
     multiplier: float = math.nan
     fold_values: tuple[float, ...] = ()
+
+    def __getattr__(self, name: str):
+        # Reached only for names not in the instance: ``per_class`` of an exact interval, whose
+        # rows :func:`exact_interval` leaves to be built here on first use (most callers read
+        # the two bounds only). Built once and kept, so the interval never changes.
+        rows = self.__dict__.get("_per_class_rows") if name == "per_class" else None
+        if rows is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = _exact_class_rows(*rows)
+        self.__dict__["per_class"] = value
+        return value
 
     @property
     def approximate(self) -> bool:
@@ -570,13 +583,21 @@ def exact_interval(
             "method 'clopper-pearson' is for metric='accuracy'; for the balanced accuracy "
             "choose 'union', 'sidak' or 'buehler'"
         )
-    labs, k, n, inc, w = _class_arrays(cm, empty, weights)
-    ki, ni = k[inc], n[inc]
-    m = int(inc.sum())
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_hat = np.where(ni > 0, ki / np.maximum(ni, 1), np.nan)
-    # an empty kept class has estimate nan; its bounds [0, 1] still enter the average
-    estimate = float(np.nansum(w * p_hat)) if np.all(ni > 0) else math.nan
+    counts = cm.counts
+    # plain int64 views and sums of the validated counts: the class arrays, built once
+    k, n = np.diagonal(counts), counts.sum(axis=1)
+    inc, w = balanced_classes(cm, weights, empty=empty, stacklevel=2, support=n)
+    every = bool(inc.all())
+    # in floating point once, for the estimate and the bounds alike (exact: counts < 2**53)
+    ki, ni = (k, n) if every else (k[inc], n[inc])
+    ki, ni = ki.astype(float), ni.astype(float)
+    m = ki.size
+    if ni.all():
+        estimate = float(np.sum(w * (ki / ni)))
+    else:
+        # a kept class without examples has no estimate; its bounds [0, 1] still enter the
+        # average
+        estimate = math.nan
 
     if method in ("union", "sidak"):
         alpha = per_bound_alpha(c, m, sides, method)
@@ -584,51 +605,32 @@ def exact_interval(
         lower, upper = float(w @ lo_i), float(w @ hi_i)
         per_conf = 1.0 - alpha
         each = 1.0 - (2.0 * alpha if sides == "two" else alpha)
-        per_lo, per_hi = lo_i, hi_i
     else:
         if m != 2:
             raise BaccError(
                 f"method 'buehler' is implemented for two classes, got {m}; use 'union' or 'sidak'"
             )
-        if ni.max() > BUEHLER_MAX_SUPPORT or ni.min() == 0:
+        k_int, n_int = (k, n) if every else (k[inc], n[inc])
+        if n_int.max() > BUEHLER_MAX_SUPPORT or n_int.min() == 0:
             raise BaccError(
                 f"method 'buehler' needs 1 to {BUEHLER_MAX_SUPPORT} examples in each class "
-                f"(got {ni.tolist()}); use 'union' or 'sidak'"
+                f"(got {n_int.tolist()}); use 'union' or 'sidak'"
             )
-        lower, upper = buehler_bounds(ki, ni, w, tail_level(c, sides), sides)
+        lower, upper = buehler_bounds(k_int, n_int, w, tail_level(c, sides), sides)
         per_conf = None
         each = c
-        per_lo, per_hi = cp_bounds(ki, ni, tail_level(c, sides), sides)
+        lo_i, hi_i = cp_bounds(ki, ni, tail_level(c, sides), sides)
     if not math.isnan(estimate):
         # Sandler & Dirac (2024) bounds already bracket the estimate; this only guards rounding
         lower, upper = min(lower, estimate), max(upper, estimate)
     lower, upper = max(0.0, lower), min(1.0, upper)
-    per_class = []
-    # plain Python numbers first: one conversion per array, not one per element
-    lo_l, hi_l = np.asarray(per_lo, dtype=float).tolist(), np.asarray(per_hi, dtype=float).tolist()
-    k_l, n_l, inc_l = np.asarray(k).tolist(), np.asarray(n).tolist(), np.asarray(inc).tolist()
-    j = 0
-    for i in range(cm.n_classes):
-        if inc_l[i]:
-            lo_c, hi_c = lo_l[j], hi_l[j]
-            j += 1
-        else:
-            lo_c, hi_c = 0.0, 1.0
-        per_class.append(
-            _class_interval(
-                label=labs[i],
-                correct=int(k_l[i]),
-                support=int(n_l[i]),
-                estimate=k_l[i] / n_l[i] if n_l[i] > 0 else math.nan,
-                lower=lo_c,
-                upper=hi_c,
-                confidence=each,
-                sides=sides,
-                method="clopper-pearson",
-                included=bool(inc_l[i]),
-            )
-        )
-    return Interval(
+    if not every:
+        # a class left out (or kept without examples but not in the average) reports [0, 1]
+        lo_i, hi_i = _spread(lo_i, inc, 0.0), _spread(hi_i, inc, 1.0)
+    iv = object.__new__(Interval)
+    # every field but ``per_class``, which :meth:`Interval.__getattr__` builds from these
+    # arrays on first use: a hundred per-class objects cost more than the bounds themselves
+    iv.__dict__.update(
         lower=lower,
         upper=upper,
         estimate=estimate,
@@ -637,9 +639,41 @@ def exact_interval(
         method=method,
         metric="balanced_accuracy",
         guaranteed=True,
-        per_class=tuple(per_class),
         per_bound_confidence=per_conf,
-        weights=tuple(float(x) for x in w),
+        weights=tuple(w.tolist()),
+        multiplier=math.nan,
+        fold_values=(),
+        _per_class_rows=(cm.labels, k, n, inc, lo_i, hi_i, each, sides),
+    )
+    return iv
+
+
+def _spread(values: np.ndarray, mask: np.ndarray, fill: float) -> np.ndarray:
+    """``values`` at the positions of ``mask``, ``fill`` elsewhere."""
+    out = np.full(mask.shape, fill)
+    out[mask] = values
+    return out
+
+
+def _exact_class_rows(labels, k, n, inc, lo, hi, each, sides) -> tuple[ClassInterval, ...]:
+    """The per-class Clopper-Pearson rows of an exact interval (built on first use)."""
+    # plain Python numbers first: one conversion per array, not one per element
+    k_l, n_l, inc_l = k.tolist(), n.tolist(), inc.tolist()
+    lo_l, hi_l = lo.tolist(), hi.tolist()
+    return tuple(
+        _class_interval(
+            label=labels[i],
+            correct=k_l[i],
+            support=n_l[i],
+            estimate=k_l[i] / n_l[i] if n_l[i] > 0 else math.nan,
+            lower=lo_l[i],
+            upper=hi_l[i],
+            confidence=each,
+            sides=sides,
+            method="clopper-pearson",
+            included=inc_l[i],
+        )
+        for i in range(len(labels))
     )
 
 

@@ -45,6 +45,14 @@ ROUGH = 0.25
 #: Inside a rough table, a narrow part at most this fraction of the whole sum is moment-matched
 #: at any step (no table of its own).
 INNER_MATCHED = 0.01
+#: Error in the CDF of the whole sum that a narrow part's table may cause (see _Tabulated), and
+#: the largest error allowed in the narrow part's own CDF however strongly the sum damps it.
+_TOLERANCE = 1e-10
+_LOOSEST = 1e-4
+#: A rough table whose error the sum damps by less than this keeps the full resolution; one
+#: damped more is built with fewer steps, down to this fraction of them.
+_DAMP_FULL = 1e-5
+_COARSEST = 0.25
 
 
 def moment_masses(var: float, m3: float, k4: float, h: float) -> np.ndarray:
@@ -170,7 +178,10 @@ class BetaNarrow(NarrowPart):
         ``ROUGH`` times it is tabulated without extrapolation: its rows have exact moments up
         to the third (:meth:`NarrowPart._corrected`), so the table's error reaches the sum
         multiplied by ``(sd(D) / scale)^4 < 4e-3`` (measured on 120 random mixes of up to 1000
-        classes: within 5e-9 of the extrapolated tables).
+        classes: within 5e-9 of the extrapolated tables). The same factor sets the table's
+        budget: a lattice component of ``D`` may stay unresolved when its error, so damped,
+        stays below 1e-10 of the sum's CDF, and a rough table damped below 1e-5 is built with
+        fewer steps (see :class:`_Tabulated`).
     """
 
     def __init__(self, a, b, w, scale: float | None = None) -> None:
@@ -280,7 +291,24 @@ class _Tabulated:
             # they miss reaches the whole sum damped by (sd / scale)^4 < 1e-8
             if rough and scale is not None and narrow.sd <= INNER_MATCHED * scale:
                 narrow.always_matched = True
-        self.table = GridTable(a, b, w, plan.widest, ids, 2 * RHO, narrow, extrapolate=not rough)
+        # the table's error reaches the whole sum damped by (sd(D) / scale)^4 (see BetaNarrow):
+        # a lattice component far narrower than D need not be resolved to 1e-10 of D's CDF,
+        # only to 1e-10 of the whole sum's (the step it set made the table of a five-class mix
+        # 319 040 points long: a 1300-example perfect class beside one of 772 822)
+        tolerance, resolution = _TOLERANCE, 2 * RHO
+        if scale is not None:
+            damp = float(np.sum(w**2 * var)) ** 2 / scale**4
+            tolerance = min(_LOOSEST, _TOLERANCE / max(damp, 1e-300))
+            if rough:
+                # a rough table's error falls like h^2.5 (singular ends under Jeffreys' prior)
+                # and is about 1e-6 at the full resolution: below a damping of 1e-5 fewer
+                # steps keep its share of the sum's error below 1e-11 (a narrow part inside
+                # a narrow part: 1000 Jeffreys classes of 1 to 1e4 examples)
+                resolution *= min(1.0, max(_COARSEST, (damp / _DAMP_FULL) ** 0.4))
+        self.table = GridTable(
+            a, b, w, plan.widest, ids, resolution, narrow, extrapolate=not rough,
+            tolerance=tolerance,
+        )  # fmt: skip
         t = self.table
         # integrals of F and S over each cell [x_i, x_i+1] of the table
         cell_f, cell_s = _cell_integrals(t.F, t.h), _cell_integrals(t.S, t.h)
