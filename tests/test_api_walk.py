@@ -52,6 +52,11 @@ CALLS = {
     "BetaPosterior": ((3.0, 4.0), {}),
     "PairedDifference": (([[5.5, 2.5, 1.5, 3.5], [4.5, 1.5, 2.5, 2.5]], [0.5, 0.5]), {}),
     "population": (([M, M2, M],), {}),
+    "plan_labels": ((M,), {"width": 0.3}),
+    "next_label": ((M,), {}),
+    "monitor": (({"t": Y, "p": PA, "ts": [f"2026-01-0{d}" for d in range(1, 9)]},),
+                {"true": "t", "pred": "p", "time": "ts", "window": "1D", "baseline": 0.5,
+                 "n_simulations": 0}),
 }
 
 BAD = st.one_of(

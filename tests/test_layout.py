@@ -3,7 +3,8 @@
 Layers, lowest first: ``_engine`` (private kernels) and the utilities ``errors`` and
 ``progress``; the numerics (``confusion``, ``distributions``, ``posterior``, ``intervals``,
 ``significance``, ``comparison``, ``ranking``, ``evaluation``, ``batch``, ``simulation``, ``metrics``); the
-inputs (``readers``, ``counting``, ``sklearn``); the presentation (``display``); the command
+inputs (``readers``, ``counting``, ``sklearn``, and ``monitoring``, which counts windows of a data
+source and evaluates them); the presentation (``display``); the command
 line (``cli``). A module may import from its own layer or below, never above.
 """
 
@@ -30,13 +31,14 @@ NUMERICS = {
     "metric_posterior",
     "prevalence",
     "mixed_effects",
+    "planning",
     "evaluation",
     "batch",
     "simulation",
     "metrics",
 }
 LOW = {"_engine", "errors", "progress"}
-INPUTS = {"readers", "counting", "sklearn"}
+INPUTS = {"readers", "counting", "sklearn", "monitoring"}
 DISPLAY = {"display"}
 CLI = {"cli", "__main__"}
 LAYER = {

@@ -34,6 +34,8 @@ from .intervals import (
 )
 from .metric_posterior import MetricPosterior, posterior_metric
 from .mixed_effects import Population, population
+from .monitoring import Monitoring, monitor
+from .planning import LabelPlan, NextClass, NextLabel, next_label, plan_labels
 from .posterior import (
     BalancedAccuracyPosterior,
     posterior_accuracy,
@@ -90,6 +92,13 @@ __all__ = [
     "rank_paired",
     "population",
     "posterior_metric",
+    "LabelPlan",
+    "NextClass",
+    "NextLabel",
+    "next_label",
+    "plan_labels",
     "MetricPosterior",
+    "Monitoring",
+    "monitor",
 ]
 __version__ = "0.1.0"

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import BaccError
 from .demo import demo
 from .inputs import load_items, parse_labels, parse_list
+from .monitoring import monitor_command
 from .output import (
     CSV_COLUMNS,
     DETAIL_LIMIT,
@@ -36,6 +37,7 @@ from .output import (
     wrapped,
     write_csv,
 )
+from .planning import next_label, plan
 from .results import (
     Settings,
     batch_summary,
@@ -403,5 +405,8 @@ COMMANDS: dict[str, Callable[[Any], int]] = {
     "coverage": coverage,
     "report": report,
     "population": population,
+    "plan": plan,
+    "next-label": next_label,
+    "monitor": monitor_command,
     "demo": demo,
 }

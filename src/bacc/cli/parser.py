@@ -333,6 +333,181 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --by (or several matrices): add mixed-effects inference on the "
                         "population balanced accuracy, each group a subject, e.g. --population")
 
+    # --- label planning: bacc plan, bacc next-label (commands in .planning) ---
+    def _plan_inputs(p: argparse.ArgumentParser) -> None:
+        g = p.add_argument_group("labels so far")
+        g.add_argument("inputs", nargs="*", metavar="INPUT",
+                       help="a predictions file (with --true and --pred) or a confusion-matrix file")
+        g.add_argument("--matrix", action="append", metavar="TEXT",
+                       help='the confusion matrix so far (rows = true class), e.g. --matrix "42,3;6,4"; '
+                            'all zeros (or no matrix) when nothing is labelled yet')
+        g.add_argument("--classes", type=int, metavar="N",
+                       help="number of classes when nothing is labelled yet (default 2), e.g. --classes 3")
+        g.add_argument("--true", metavar="COL", help="column of the true class, e.g. --true label")
+        g.add_argument("--pred", action="append", metavar="COL",
+                       help="column of the predicted class, e.g. --pred predicted")
+        g.add_argument("--labels", metavar="LIST", help="the classes in order, e.g. --labels neg,pos")
+        g.add_argument("--rows", choices=["true", "predicted"], default="true",
+                       help="what the rows of the matrix are (default true), e.g. --rows predicted")
+        g.add_argument("--sep", metavar="CHAR", help="field separator of CSV files, e.g. --sep ';'")
+
+
+    def _plan_prior_options(g) -> None:
+        g.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                       help="confidence of the exact interval (default 0.95), e.g. --confidence 0.9")
+        g.add_argument("--prior", metavar="PRIOR",
+                       help="Beta prior of each class accuracy, combined with the labels so far: flat "
+                            "(default), jeffreys, 'a,b' or 'a,b;a,b' (a prior guess as pseudo-counts), "
+                            "e.g. --prior 18,2")
+        g.add_argument("--accuracies", metavar="LIST",
+                       help="plan for these fixed class accuracies instead of the posterior, e.g. "
+                            "--accuracies 0.95,0.85")
+
+    p = sub.add_parser(
+        "plan", help="how many labels until the exact interval meets a goal",
+        description=_desc(
+            "How many more labelled examples until the exact interval of the balanced accuracy "
+            "(union bound, Sandler & Dirac 2024) meets a goal -- its lower bound clears T, or it "
+            "is at most W wide -- with a required probability (the assurance), averaged over the "
+            "posterior of the class accuracies given the labels so far. Computed by exact sums "
+            "over the beta-binomial outcomes (two classes; three stratified) or by simulation "
+            "with its Monte Carlo error."),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc plan --matrix "42,3;6,4" --width 0.2
+              bacc plan --matrix "95,5;2,8" --lower 0.7 --mix 0.95,0.05 --budget 300
+              bacc plan --lower 0.8 --prior 18,2                # nothing labelled yet: a prior guess
+              bacc plan preds.csv --true label --pred predicted --lower 0.75 --format json
+        """),
+    )
+    _plan_inputs(p)
+    g = p.add_argument_group("goal")
+    goal = g.add_mutually_exclusive_group(required=True)
+    goal.add_argument("--lower", type=float, metavar="T",
+                      help="the exact lower bound of the balanced accuracy must exceed T, e.g. --lower 0.8")
+    goal.add_argument("--width", type=float, metavar="W",
+                      help="the exact two-sided interval must be at most W wide, e.g. --width 0.1")
+    g.add_argument("--assurance", type=float, default=0.8, metavar="P",
+                   help="required probability of meeting the goal (default 0.8), e.g. --assurance 0.9")
+    g.add_argument("--sides", choices=["lower", "two"],
+                   help="with --lower: one-sided lower bound (default) or the two-sided interval's "
+                        "lower end, e.g. --sides two")
+    _plan_prior_options(g)
+    g = p.add_argument_group("design")
+    g.add_argument("--mix", metavar="LIST",
+                   help="labels arrive in these class proportions (default: you choose the class "
+                        "of each label), e.g. --mix 0.95,0.05")
+    g.add_argument("--budget", type=int, metavar="N",
+                   help="also the probability of meeting the goal with N more labels, e.g. --budget 500")
+    g.add_argument("--max-labels", type=int, default=1_000_000, metavar="N",
+                   help="search at most this many more labels (default 1000000), e.g. --max-labels 50000")
+    g.add_argument("--method", choices=["auto", "exact", "simulate"], default="auto",
+                   help="exact sums or simulation (default auto: exact for two classes, and three "
+                        "without --mix), e.g. --method simulate")
+    g.add_argument("--n-sim", type=int, default=20_000, metavar="N",
+                   help="simulated labelling outcomes for --method simulate (default 20000), e.g. --n-sim 100000")
+    g.add_argument("--random-state", type=int, default=0, metavar="N",
+                   help="random state of the simulation (default 0, so runs repeat), e.g. --random-state 7")
+    p.add_argument("--format", choices=["table", "json"], default="table",
+                   help="table (default) or json, e.g. --format json")
+
+    p = sub.add_parser(
+        "next-label", help="which class to label next",
+        description=_desc(
+            "Which class's next labelled example improves the exact interval of the balanced "
+            "accuracy most, in expectation over the predictive probability of a correct answer: "
+            "the smallest expected width (default), the largest expected lower bound, or with "
+            "--lower T the largest probability that the lower bound clears T."),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc next-label --matrix "42,3;6,4"
+              bacc next-label --matrix "42,3;6,4" --criterion lower
+              bacc next-label --matrix "95,5;2,8" --by predicted --mix 0.99,0.01
+              bacc next-label preds.csv --true label --pred predicted --lower 0.6 --format json
+        """),
+    )
+    _plan_inputs(p)
+    g = p.add_argument_group("criterion")
+    g.add_argument("--criterion", choices=["width", "lower", "clear"],
+                   help="width (default), lower, or clear (needs --lower; the default with it), "
+                        "e.g. --criterion lower")
+    g.add_argument("--lower", type=float, metavar="T",
+                   help="the value the lower bound should clear, e.g. --lower 0.6")
+    g.add_argument("--sides", choices=["lower", "two"],
+                   help="the lower bound: one-sided (default) or the two-sided interval's, e.g. --sides two")
+    g.add_argument("--by", choices=["true", "predicted"], default="true",
+                   help="choose the next example by its true class (default) or by what the "
+                        "classifier predicted (its true class is revealed by the label), e.g. --by predicted")
+    g.add_argument("--mix", metavar="LIST",
+                   help="with --by predicted: class shares of the unlabelled pool (default: those of "
+                        "the labels so far), e.g. --mix 0.99,0.01")
+    _plan_prior_options(g)
+    p.add_argument("--format", choices=["table", "json"], default="table",
+                   help="table (default) or json, e.g. --format json")
+
+    p = sub.add_parser(
+        "monitor", help="balanced accuracy per time window and detector, with alarms",
+        description=_desc("Count the examples of every detector in fixed calendar windows (in "
+                    "DuckDB, out of core), evaluate every window (posterior mean, credible and "
+                    "exact intervals) and compare it with a baseline: the previous windows, a "
+                    "reference period or a number. A window alarms when P(balanced accuracy of "
+                    "the window < baseline - margin) >= --alarm-at (or, with --rule exact, when "
+                    "its exact upper bound lies below the baseline's exact lower bound); the "
+                    "rule's false-alarm rate per window under no change is measured by "
+                    "simulation and printed. Detectors in alarm are listed first."),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc monitor log.parquet --true label --pred predicted --time ts --by detector
+              bacc monitor log.parquet --true label --pred predicted --time ts --by detector \\
+                  --window 1D --baseline 2026-01-01:2026-02-01 -o monitor.html
+              bacc monitor log.csv --true label --pred predicted --time ts --baseline 0.9 --format csv
+        """),
+    )
+    g = p.add_argument_group("input")
+    g.add_argument("inputs", nargs="*", metavar="FILE",
+                   help="predictions: CSV, Parquet or JSON lines (a path, glob or folder), one row per example")
+    g.add_argument("--true", metavar="COL", help="column of the true class, e.g. --true label")
+    g.add_argument("--pred", metavar="COL", help="column of the predicted class, e.g. --pred predicted")
+    g.add_argument("--time", metavar="COL", help="column of the time of each example, e.g. --time ts")
+    g.add_argument("--by", metavar="COL", help="column(s) naming the detector, e.g. --by detector or --by site,camera")
+    g.add_argument("--labels", metavar="LIST", help="the classes in order, e.g. --labels neg,pos")
+    g.add_argument("--sep", metavar="CHAR", help=r"field separator of CSV files, e.g. --sep ';'")
+    g.add_argument("--drop-missing", action="store_true",
+                   help="leave out examples with a missing label, time or detector (default: error), e.g. --drop-missing")
+    g.add_argument("--memory-limit", metavar="SIZE", help="most memory DuckDB may use, e.g. --memory-limit 2GB")
+    g = p.add_argument_group("monitoring")
+    g.add_argument("--window", default="7D", metavar="W",
+                   help="window width: 30min, 1h, 1D, 7D (Monday to Sunday, default), 1M, 3M, 1Y, e.g. --window 1D")
+    g.add_argument("--baseline", default="previous", metavar="B",
+                   help="previous (the pooled --lookback windows before each, default), a number, or a "
+                        "period START:END (end excluded), e.g. --baseline 0.9 or --baseline 2026-01-01:2026-02-01")
+    g.add_argument("--lookback", type=int, default=4, metavar="K",
+                   help="windows pooled by --baseline previous (default 4), e.g. --lookback 8")
+    g.add_argument("--rule", choices=["posterior", "exact"], default="posterior",
+                   help="alarm on P(worse) >= --alarm-at (posterior, default) or on non-overlapping "
+                        "exact intervals (exact), e.g. --rule exact")
+    g.add_argument("--alarm-at", type=float, default=0.99, metavar="P",
+                   help="threshold on P(worse) of the posterior rule (default 0.99), e.g. --alarm-at 0.999")
+    g.add_argument("--margin", type=float, default=0.0, metavar="M",
+                   help="how much lower counts as worse (default 0), e.g. --margin 0.02")
+    g.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                   help="level of the credible and exact intervals (default 0.95), e.g. --confidence 0.9")
+    g.add_argument("--simulations", type=int, default=2000, metavar="N",
+                   help="windows simulated under no change to measure the false-alarm rate "
+                        "(default 2000; 0 skips), e.g. --simulations 10000")
+    g.add_argument("--random-state", type=int, default=0, metavar="N",
+                   help="makes that simulation repeatable (default 0), e.g. --random-state 1")
+    o = p.add_argument_group("output")
+    o.add_argument("--format", choices=["text", "json", "csv"], default="text",
+                   help="text (default), json, or csv (one row per detector and window), e.g. --format csv")
+    o.add_argument("-o", "--output", metavar="FILE",
+                   help="also write an HTML report (detectors in alarm first, with timelines), e.g. -o monitor.html")
+    o.add_argument("--title", metavar="TEXT", help='title of the report, e.g. --title "Detectors, 2026"')
+    o.add_argument("--no-pictures", action="store_true", help="report without timelines (no matplotlib needed), e.g. --no-pictures")
+
     p = sub.add_parser(
         "demo", help="evaluate the example classifiers that ship with bacc",
         description=_desc("Evaluate the example classifiers that ship with bacc (the papers' confusion "

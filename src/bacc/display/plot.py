@@ -41,6 +41,7 @@ __all__ = [
     "plot_population",
     "plot_posterior",
     "plot_precision_prevalence",
+    "plot_timeline",
     "figure_svg",
 ]
 
@@ -911,3 +912,81 @@ def figure_svg(fig: Figure, *, id_prefix: str = "f", alt: str = "") -> str:
     if alt:
         body = f"><title>{label}</title>" + body[1:]
     return head + body.strip()
+
+
+# ----------------------------------------------------------------------------------------------
+def plot_timeline(
+    monitoring: Any,
+    detector: Any,
+    *,
+    title: str | None = None,
+    width: float | None = None,
+) -> Figure:
+    """Timeline of one detector under monitoring: each window's balanced accuracy and alarms.
+
+    Parameters
+    ----------
+    monitoring : Monitoring
+        A result of :func:`bacc.monitor`.
+    detector : object
+        One of ``monitoring.detectors``.
+    title : str, optional
+    width : float, optional
+        Width in inches (default 5.2; the report uses 3.5).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Top: per window the exact interval (pale band), the credible interval (green band),
+        the posterior mean (green dots), the baseline (grey dashes) and alarming windows (red
+        triangles). Bottom: ``P(worse)`` per window with the alarm threshold of the posterior
+        rule.
+
+    Examples
+    --------
+    >>> import bacc
+    >>> m = bacc.monitor("log.parquet", true="label", pred="predicted", time="ts",
+    ...                  by="detector")                            # doctest: +SKIP
+    >>> fig = plot_timeline(m, m.alarms[0])                        # doctest: +SKIP
+    >>> fig.savefig("timeline.png")                                # doctest: +SKIP
+    """
+    _, _ = _mpl()
+    import matplotlib.dates as mdates
+
+    t = monitoring.timeline(detector)
+    if len(t) == 0:
+        raise BaccError(f"detector {detector!r} has no windows")
+    x = t.start.astype("datetime64[us]")
+    w = width or 5.2
+    fig = _new_figure(w, 3.6 if w >= 4.5 else 3.9)
+    ax, ax2 = fig.subplots(2, 1, sharex=True, height_ratios=(2.2, 1.0))
+    pct = fmt.percent(t.confidence)
+    ax.fill_between(x, t.exact_lower, t.exact_upper, step="mid", color=EXACT, alpha=0.22, lw=0,
+                    label=f"exact {pct}")
+    ax.fill_between(x, t.lower, t.upper, step="mid", color=GREEN, alpha=0.35, lw=0,
+                    label=f"credible {pct}")
+    ax.plot(x, t.mean, "o-", color=GREEN, ms=2.5, lw=0.9, label="posterior mean")
+    if np.isfinite(t.baseline_mean).any():
+        ax.plot(x, t.baseline_mean, "--", color=GREY, lw=1.1, drawstyle="steps-mid", label="baseline")
+    al = np.flatnonzero(t.alarm)
+    if al.size:
+        top = np.nanmax(t.exact_upper)
+        ax.plot(x[al], np.full(al.size, top), "v", color=RED, ms=5, label="alarm")
+        for i in al:
+            ax2.axvline(x[i], color=RED, alpha=0.25, lw=2)
+    ax.set_ylabel("balanced acc.")
+    ax.spines[["top", "right"]].set_visible(False)
+    ax2.plot(x, t.p_worse, ".-", color=INK, ms=2.5, lw=0.8)
+    ax2.axhline(t.alarm_at, color=RED, ls=":", lw=1.0)
+    ax2.set_ylim(-0.03, 1.03)
+    ax2.set_ylabel("P(worse)")
+    ax2.spines[["top", "right"]].set_visible(False)
+    loc = mdates.AutoDateLocator(maxticks=4 if w < 4.5 else 7)
+    ax2.xaxis.set_major_locator(loc)
+    ax2.xaxis.set_major_formatter(mdates.ConciseDateFormatter(loc))
+    fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False, ncols=3)
+    from .monitoring_text import detector_name
+
+    head = _t(title) if title else f"{detector_name(detector)}: balanced accuracy per {t.window} window"
+    fig.suptitle(head, fontsize=TITLE, x=0.02, ha="left")
+    return _finish(fig)

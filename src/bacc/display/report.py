@@ -98,7 +98,9 @@ class Section:
 
     With ``batch`` (a :class:`bacc.batch.BatchEvaluation` of every group), the summary table
     lists every group from the batch and ``entries`` are the groups shown in detail (those
-    that need attention); ``batch_note`` says how they were chosen.
+    that need attention); ``batch_note`` says how they were chosen. With ``monitoring`` (a
+    :class:`bacc.Monitoring`) and no entries, the section shows the monitoring: detectors in
+    alarm first, with their timelines.
     """
 
     title: str
@@ -112,6 +114,7 @@ class Section:
     batch: Any = None
     batch_note: str = ""
     population: Any = None
+    monitoring: Any = None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -567,6 +570,12 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
     from .plot import REPORT_WIDTH
 
     entries = list(sec.entries)
+    if sec.monitoring is not None and not entries:  # a section of bacc.monitor's result only
+        from .monitoring_report import monitoring_html
+
+        desc = f"<p>{esc(sec.description)}</p>" if sec.description else ""
+        return (f'<section id="s{index}"><h2>{esc(sec.title)}</h2>{desc}'
+                f"{monitoring_html(sec.monitoring, figs)}</section>")
     if not entries:
         raise BaccError(f"report section {sec.title!r} has no entries")
     out = [f'<section id="s{index}"><h2>{esc(sec.title)}</h2>']

@@ -1,0 +1,144 @@
+"""Monitoring many detectors over time: ``bacc.monitor`` against pandas + a loop, in one process.
+
+Data: a Parquet file of binary predictions of D detectors over a year (2025), written once into
+a temporary folder (fixed random_state). bacc counts per detector and 7-day window in DuckDB, evaluates
+every window in one batch call and computes P(window worse than the pooled previous 4 windows)
+for all windows at once. The baseline is the usual script: pandas ``read_parquet``, the
+windows' Monday with pandas datetime arithmetic, ``groupby(...).size()``, then a loop over the
+windows of ``bacc.evaluate`` and ``bacc.compare`` (timed on a sample of windows and scaled to
+all). Prints the times, the ratio, and the largest differences between the two (counts, means,
+P(worse)).
+
+Run:  python benchmarks/bench_monitor.py [--detectors 500] [--per-day 20] [--loop 400]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+import warnings
+
+import numpy as np
+
+import bacc
+
+
+def write_log(path: str, detectors: int, per_day: int, random_state: int = 2025) -> int:
+    """Predictions of ``detectors`` binary detectors, ``per_day`` a day each, over 2025."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(random_state)
+    acc = rng.uniform(0.85, 0.97, (detectors, 2))
+    start = np.datetime64("2025-01-01T00:00:00", "us").astype(np.int64)
+    names = np.array([f"det{i:04d}" for i in range(detectors)])
+    per = per_day * 365
+    writer = None
+    step = max(1, 2_000_000 // per)
+    for d0 in range(0, detectors, step):
+        det = np.repeat(np.arange(d0, min(detectors, d0 + step)), per)
+        n = det.size
+        ts = start + rng.integers(0, 365 * 86_400_000_000, n)
+        y = (rng.random(n) < 0.3).astype(np.int8)
+        right = rng.random(n) < acc[det, y]
+        table = pa.table({"detector": names[det], "ts": ts.astype("datetime64[us]"), "label": y,
+                          "predicted": np.where(right, y, 1 - y).astype(np.int8)})
+        if writer is None:
+            writer = pq.ParquetWriter(path, table.schema)
+        writer.write_table(table)
+    writer.close()
+    return detectors * per
+
+
+def pandas_loop(path: str, lookback: int, loop: int):
+    """The usual script: pandas counts, then one evaluate and compare per window."""
+    import pandas as pd
+
+    t0 = time.perf_counter()
+    df = pd.read_parquet(path)
+    ts = df["ts"]
+    df["week"] = ts.dt.normalize() - pd.to_timedelta(ts.dt.day_of_week, unit="D")
+    size = df.groupby(["detector", "week", "label", "predicted"]).size()
+    t_count = time.perf_counter() - t0
+    cells = size.unstack(["label", "predicted"], fill_value=0)
+    keys = list(cells.index)
+    mats = cells[[(0, 0), (0, 1), (1, 0), (1, 1)]].to_numpy().reshape(-1, 2, 2)
+    # previous `lookback` windows of the same detector (calendar weeks), summed
+    idx = {k: i for i, k in enumerate(keys)}
+    rng = np.random.default_rng(0)
+    sample = np.sort(rng.choice(len(keys), size=min(loop, len(keys)), replace=False))
+    out = {}
+    t1 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in sample:
+            d, w = keys[i]
+            prev = [idx.get((d, w - pd.Timedelta(days=7 * j))) for j in range(1, lookback + 1)]
+            prev = [p for p in prev if p is not None]
+            ev = bacc.evaluate(mats[i])
+            p = float("nan")
+            if prev:
+                base = mats[prev].sum(axis=0)
+                if (base.sum(axis=1) > 0).all() and (mats[i].sum(axis=1) > 0).all():
+                    p = bacc.compare(base, mats[i]).p_better
+            out[(d, w.to_datetime64())] = (mats[i], ev.balanced_accuracy_summary.mean, p)
+    t_loop = (time.perf_counter() - t1) / sample.size * len(keys)
+    return t_count, t_loop, len(keys), out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--detectors", type=int, default=500)
+    ap.add_argument("--per-day", type=int, default=20)
+    ap.add_argument("--loop", type=int, default=400, help="windows timed in the pandas loop")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "log.parquet")
+        t = time.perf_counter()
+        rows = write_log(path, args.detectors, args.per_day)
+        print(f"data: {rows:,} predictions of {args.detectors} detectors over 2025, "
+              f"{os.path.getsize(path) / 2**20:.0f} MiB Parquet (written in {time.perf_counter() - t:.1f} s)")
+        from bacc.counting.windows import count_windows
+
+        t = time.perf_counter()
+        gc = count_windows(path, true="label", pred="predicted", time="ts", by="detector",
+                           window="7D", progress=False)
+        t_count = time.perf_counter() - t
+        t = time.perf_counter()
+        bacc.evaluate_many(gc, progress=False)
+        t_eval = time.perf_counter() - t
+        t = time.perf_counter()
+        m = bacc.monitor(path, true="label", pred="predicted", time="ts", by="detector",
+                         window="7D", progress=False)
+        t_total = time.perf_counter() - t
+        W = len(m)
+        print(f"windows: {W:,} (7-day windows x detectors); baseline: {m.baseline}")
+        print(f"bacc.monitor total        : {t_total:7.2f} s  ({W / t_total:,.0f} windows/s)")
+        print(f"  counting (DuckDB)       : {t_count:7.2f} s")
+        print(f"  evaluate_many           : {t_eval:7.2f} s")
+        print(f"  P(worse) + simulation   : {t_total - t_count - t_eval:7.2f} s "
+              f"(false-alarm rate {m.false_alarm_rate:.4f} +- {m.false_alarm_se:.4f})")
+        t_pcount, t_loop, n_keys, ref = pandas_loop(path, 4, args.loop)
+        print(f"pandas + loop             : {t_pcount + t_loop:7.2f} s  (counting {t_pcount:.2f} s, "
+              f"loop {t_loop:.1f} s scaled from {len(ref)} windows)")
+        print(f"ratio (pandas+loop / bacc): {(t_pcount + t_loop) / t_total:7.1f}x")
+        # agreement on the sampled windows
+        names = np.array(m.detectors, dtype=object)
+        where = {(names[m.detector[i]], m.start[i]): i for i in range(W)}
+        d_mean = d_p = 0.0
+        same = True
+        for key, (mat, mean, p) in ref.items():
+            i = where[(key[0], np.datetime64(key[1], "us"))]
+            same &= bool(np.array_equal(np.diag(mat), m.correct[i]) and np.array_equal(mat.sum(axis=1), m.support[i]))
+            d_mean = max(d_mean, abs(mean - m.mean[i]))
+            if np.isfinite(p) and np.isfinite(m.p_worse[i]):
+                d_p = max(d_p, abs(p - m.p_worse[i]))
+        assert n_keys == W and same
+        print(f"agreement on {len(ref)} windows: counts identical, max |mean diff| {d_mean:.1e}, "
+              f"max |P(worse) diff| {d_p:.1e}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,794 @@
+"""Monitoring over time: is each detector still as good as it was?
+
+:func:`monitor` counts the examples of every detector in fixed calendar windows inside the data
+engine (:func:`bacc.counting.windows.count_windows`: DuckDB for files, the frame's own engine
+for DataFrames), evaluates every window of every detector in one batch call
+(:func:`bacc.evaluate_many`: posterior mean, credible interval, exact union-bound interval), and
+compares each window with a baseline:
+
+- a number ``c``: ``p_worse = P(lambda_now < c - margin)``, the posterior distribution function;
+- ``"previous"``: the pooled counts of the ``lookback`` calendar windows before it (pooling the
+  counts is the Bayesian update of the same classifier's accuracies);
+- a reference period ``(start, end)``: the pooled counts of the examples in it, counted by the
+  engine.
+
+For counted baselines ``p_worse = P(lambda_now < lambda_base - margin)`` for independent
+posteriors (the window and its baseline hold different examples), an exact one-dimensional
+integral computed for every window at once (:mod:`bacc._engine.worse`). A window alarms under a
+stated rule, and the rule's false-alarm rate per window is measured by simulation under no
+change, on the windows' own sizes, and reported with its Monte Carlo error.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import numbers
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._engine.bounds import cp_bounds, per_bound_alpha
+from ._engine.convert import FrozenArrays, jsonable
+from ._engine.validate import (
+    check_choice,
+    check_confidence,
+    check_int,
+    check_prior,
+    check_random_state,
+)
+from ._engine.worse import p_below, p_worse_pairs
+from .batch import evaluate_many
+from .confusion import ConfusionMatrix, label_order
+from .counting.grouped import GroupedCounts
+from .counting.windows import count_windows, parse_window, to_datetime64
+from .distributions import BetaSum
+from .errors import BaccError, BaccWarning, require
+from .progress import Progress
+
+__all__ = ["Monitoring", "monitor", "false_alarm_rate"]
+
+RULES = ("posterior", "exact")
+
+
+# ----------------------------------------------------------------------------------------------
+# result
+@dataclass(frozen=True, eq=False)
+class Monitoring(FrozenArrays):
+    """Every window of every detector: counts, posterior, exact interval, P(worse), alarm.
+
+    One row per (detector, window) that holds examples, ordered by detector then time; arrays
+    are aligned with the rows.
+
+    Attributes
+    ----------
+    detectors : tuple
+        The detectors (values of ``by``; a tuple of values per detector for several columns;
+        ``("all",)`` without ``by``).
+    by : tuple of str
+        The grouping column(s).
+    window : str
+        The window width (``"7D"``).
+    labels : tuple
+        The classes.
+    baseline : str
+        What each window is compared with, in words.
+    rule : str
+        The decision rule, in words.
+    confidence : float
+        Level of the credible and exact intervals.
+    alarm_at, margin : float
+        The rule's threshold on ``p_worse`` and how much worse counts as worse.
+    detector : ndarray of int, shape (W,)
+        Index into ``detectors`` of each row.
+    start : ndarray of datetime64[us], shape (W,)
+        Start of each window (UTC).
+    support, correct : ndarray of int, shape (W, l)
+        Examples and correct predictions per true class.
+    mean, lower, upper : ndarray, shape (W,)
+        Posterior mean and central credible interval of the balanced accuracy.
+    exact_lower, exact_upper : ndarray, shape (W,)
+        Exact union-bound interval (Sandler & Dirac 2024).
+    baseline_mean, baseline_exact_lower : ndarray, shape (W,)
+        Posterior mean and exact lower bound of the baseline (the number itself for a number;
+        NaN where the window has no baseline).
+    p_worse : ndarray, shape (W,)
+        ``P(lambda_now < lambda_baseline - margin)``; NaN where undefined (no baseline, or a
+        class of the detector without examples in the window or the baseline).
+    alarm : ndarray of bool, shape (W,)
+    false_alarm_rate, false_alarm_se : float
+        The rule's false-alarm rate per window under no change, measured by simulation on the
+        windows' own sizes, and its Monte Carlo standard error (NaN if not simulated).
+    n_simulated : int
+        Simulated windows.
+    prior : tuple or str
+        The Beta prior of the class accuracies (as given to :func:`monitor`).
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th ICPR, 3121-3124.
+    .. [2] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024.
+    .. [3] Clopper, C. J. & Pearson, E. S. (1934). Biometrika 26, 404-413.
+
+    Examples
+    --------
+    >>> import datetime as dt, bacc
+    >>> days = [dt.datetime(2026, 1, 5) + dt.timedelta(days=d, hours=h) for d in range(21)
+    ...         for h in range(0, 24, 2)]
+    >>> y = [i % 3 == 0 for i in range(len(days))]
+    >>> yhat = [v if i % 10 else not v for i, v in enumerate(y)]
+    >>> m = bacc.monitor({"ts": days, "y": y, "yhat": yhat}, true="y", pred="yhat", time="ts",
+    ...                  baseline=0.8, n_simulations=0)
+    >>> [str(t)[:10] for t in m.start], m.mean.round(3).tolist()
+    (['2026-01-05', '2026-01-12', '2026-01-19'], [0.873, 0.882, 0.873])
+    >>> m.p_worse.round(4).tolist(), m.alarms
+    ([0.0375, 0.0236, 0.0375], ())
+    """
+
+    detectors: tuple
+    by: tuple
+    window: str
+    labels: tuple
+    baseline: str
+    rule: str
+    confidence: float
+    alarm_at: float
+    margin: float
+    detector: np.ndarray = field(repr=False)
+    start: np.ndarray = field(repr=False)
+    support: np.ndarray = field(repr=False)
+    correct: np.ndarray = field(repr=False)
+    mean: np.ndarray = field(repr=False)
+    lower: np.ndarray = field(repr=False)
+    upper: np.ndarray = field(repr=False)
+    exact_lower: np.ndarray = field(repr=False)
+    exact_upper: np.ndarray = field(repr=False)
+    baseline_mean: np.ndarray = field(repr=False)
+    baseline_exact_lower: np.ndarray = field(repr=False)
+    p_worse: np.ndarray = field(repr=False)
+    alarm: np.ndarray = field(repr=False)
+    false_alarm_rate: float = math.nan
+    false_alarm_se: float = math.nan
+    n_simulated: int = 0
+    prior: tuple = (1.0, 1.0)
+
+    def __len__(self) -> int:
+        return int(self.detector.size)
+
+    # -- selections ---------------------------------------------------------------------------
+    def _index(self, detector: Any) -> int:
+        try:
+            return self.detectors.index(detector)
+        except ValueError:
+            shown = ", ".join(repr(d) for d in self.detectors[:10])
+            raise BaccError(f"no detector {detector!r}; detectors: {shown}"
+                            + (", ..." if len(self.detectors) > 10 else "")) from None
+
+    def timeline(self, detector: Any) -> Monitoring:
+        """The windows of one detector, as a :class:`Monitoring` of one detector."""
+        d = self._index(detector)
+        rows = np.flatnonzero(self.detector == d)
+        arrays = {
+            name: getattr(self, name)[rows]
+            for name in ("start", "support", "correct", "mean", "lower", "upper", "exact_lower",
+                         "exact_upper", "baseline_mean", "baseline_exact_lower", "p_worse", "alarm")
+        }  # fmt: skip
+        return Monitoring(
+            detectors=(detector,), by=self.by, window=self.window, labels=self.labels,
+            baseline=self.baseline, rule=self.rule, confidence=self.confidence,
+            alarm_at=self.alarm_at, margin=self.margin, detector=np.zeros(rows.size, np.int64),
+            false_alarm_rate=self.false_alarm_rate, false_alarm_se=self.false_alarm_se,
+            n_simulated=self.n_simulated, prior=self.prior, **arrays,
+        )  # fmt: skip
+
+    def posterior(self, detector: Any, start: Any) -> BetaSum:
+        """The posterior balanced accuracy of one window (a distribution object: ``cdf``,
+        ``ppf``, ``interval``, ``rvs``, ...), over the classes with examples in it."""
+        d = self._index(detector)
+        t = to_datetime64(start, "start")
+        rows = np.flatnonzero((self.detector == d) & (self.start == t))
+        if not rows.size:
+            raise BaccError(f"detector {detector!r} has no window starting at {start}")
+        i = rows[0]
+        pa, pb = check_prior(self.prior, len(self.labels))
+        inc = np.flatnonzero(self.support[i] > 0)
+        k, n = self.correct[i, inc], self.support[i, inc]
+        return BetaSum(k + pa[inc], n - k + pb[inc], np.full(inc.size, 1.0 / inc.size))
+
+    def first_alarm(self, detector: Any, *, after: Any = None) -> _dt.datetime | None:
+        """Start of the first alarming window of ``detector`` (at or after ``after``), or None."""
+        d = self._index(detector)
+        sel = (self.detector == d) & self.alarm
+        if after is not None:
+            sel &= self.start >= to_datetime64(after, "after")
+        rows = np.flatnonzero(sel)
+        return None if not rows.size else self.start[rows[0]].astype("datetime64[us]").item()
+
+    def summary(self) -> list[dict]:
+        """One record per detector, detectors in alarm first.
+
+        Order: alarming in their latest window, then alarming in an earlier window (most
+        alarms first), then the rest by the lowest latest posterior mean. Keys: ``detector``,
+        ``windows``, ``alarms``, ``in_alarm`` (latest window), ``first_alarm``,
+        ``last_alarm``, ``latest_start``, ``latest_mean``, ``latest_p_worse``.
+        """
+        out = []
+        for d, name in enumerate(self.detectors):
+            rows = np.flatnonzero(self.detector == d)
+            if not rows.size:
+                continue
+            al = rows[self.alarm[rows]]
+            last = rows[-1]
+            out.append({
+                "detector": name,
+                "windows": int(rows.size),
+                "alarms": int(al.size),
+                "in_alarm": bool(self.alarm[last]),
+                "first_alarm": self.start[al[0]].item() if al.size else None,
+                "last_alarm": self.start[al[-1]].item() if al.size else None,
+                "latest_start": self.start[last].item(),
+                "latest_mean": float(self.mean[last]),
+                "latest_p_worse": float(self.p_worse[last]),
+            })  # fmt: skip
+        out.sort(key=lambda r: (not r["in_alarm"], r["alarms"] == 0, -r["alarms"], r["latest_mean"]))
+        return out
+
+    @property
+    def alarms(self) -> tuple:
+        """Detectors with at least one alarm: those alarming in their latest window first."""
+        return tuple(r["detector"] for r in self.summary() if r["alarms"])
+
+    # -- output -------------------------------------------------------------------------------
+    def to_records(self) -> list[dict]:
+        """One plain dict per (detector, window) row (JSON-able)."""
+        out = []
+        for i in range(len(self)):
+            d = self.detectors[int(self.detector[i])]
+            out.append({
+                "detector": [jsonable(v) for v in d] if isinstance(d, tuple) else jsonable(d),
+                "window_start": str(self.start[i].astype("datetime64[s]")),
+                "support": [int(v) for v in self.support[i]],
+                "correct": [int(v) for v in self.correct[i]],
+                "posterior_mean": float(self.mean[i]),
+                "credible_lower": float(self.lower[i]),
+                "credible_upper": float(self.upper[i]),
+                "exact_lower": float(self.exact_lower[i]),
+                "exact_upper": float(self.exact_upper[i]),
+                "baseline_mean": _json_float(self.baseline_mean[i]),
+                "baseline_exact_lower": _json_float(self.baseline_exact_lower[i]),
+                "p_worse": _json_float(self.p_worse[i]),
+                "alarm": bool(self.alarm[i]),
+            })  # fmt: skip
+        return out
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict: settings, the rule and its false-alarm rate, every row."""
+        return {
+            "by": list(self.by),
+            "window": self.window,
+            "labels": [jsonable(x) for x in self.labels],
+            "baseline": self.baseline,
+            "rule": self.rule,
+            "confidence": self.confidence,
+            "alarm_at": self.alarm_at,
+            "margin": self.margin,
+            "false_alarm_rate": _json_float(self.false_alarm_rate),
+            "false_alarm_se": _json_float(self.false_alarm_se),
+            "n_simulated": self.n_simulated,
+            "alarms": [jsonable(d) if not isinstance(d, tuple) else [jsonable(v) for v in d]
+                       for d in self.alarms],
+            "windows": self.to_records(),
+        }  # fmt: skip
+
+    def to_pandas(self):
+        """A pandas DataFrame with one row per (detector, window) (pandas imported only here)."""
+        pd = require("pandas", "data", "to_pandas")
+        recs = self.to_records()
+        df = pd.DataFrame(recs)
+        df["window_start"] = self.start.astype("datetime64[us]")
+        return df
+
+    def plot(self, detector: Any, **kwargs):
+        """Timeline of one detector (:func:`bacc.display.plot.plot_timeline`)."""
+        from .display.plot import plot_timeline
+
+        return plot_timeline(self, detector, **kwargs)
+
+    def __str__(self) -> str:
+        from .display.monitoring_text import monitoring_text
+
+        return monitoring_text(self)
+
+    def _repr_html_(self) -> str:
+        from .display.monitoring_report import monitoring_table_html
+
+        return monitoring_table_html(self)
+
+    def __repr__(self) -> str:
+        return (f"Monitoring({len(self.detectors)} detectors, {len(self)} windows of {self.window}, "
+                f"{int(self.alarm.sum())} alarms)")
+
+
+def _json_float(v) -> float | None:
+    v = float(v)
+    return None if math.isnan(v) else v
+
+
+# ----------------------------------------------------------------------------------------------
+# baseline
+_PERIOD = re.compile(r"^\s*(\S.*?)\s*(?:\.\.|/|:)\s*(\d{4}-\d{2}-\d{2}\S*)\s*$")
+
+
+def _parse_baseline(baseline: Any) -> tuple[str, Any]:
+    """("number", c) or ("previous", None) or ("period", (lo, hi) as datetime64)."""
+    if isinstance(baseline, numbers.Real) and not isinstance(baseline, bool):
+        c = float(baseline)
+        if not 0.0 < c < 1.0:
+            raise BaccError(f"baseline={baseline!r}: a number must lie strictly between 0 and 1")
+        return "number", c
+    if isinstance(baseline, str):
+        text = baseline.strip()
+        if text == "previous":
+            return "previous", None
+        try:
+            number = float(text)
+        except ValueError:
+            number = None
+        if number is not None:
+            return _parse_baseline(number)
+        m = _PERIOD.match(text)
+        if m:
+            return _parse_baseline((m.group(1), m.group(2)))
+        raise BaccError(
+            f"baseline={baseline!r} is not a baseline; give 'previous', a number such as 0.9, or "
+            "a period such as '2026-01-01:2026-02-01' (start included, end excluded)"
+        )
+    if isinstance(baseline, tuple | list) and len(baseline) == 2:
+        lo, hi = (to_datetime64(v, "baseline period") for v in baseline)
+        if not lo < hi:
+            raise BaccError(f"baseline period {baseline[0]} to {baseline[1]} is empty: its start must come first")
+        return "period", (lo, hi)
+    raise BaccError(
+        f"baseline={baseline!r} is not a baseline; give 'previous', a number such as 0.9, or a "
+        "(start, end) period"
+    )
+
+
+def _previous_counts(counts: np.ndarray, det: np.ndarray, idx: np.ndarray, lookback: int) -> np.ndarray:
+    """Sum of each row's counts over the ``lookback`` calendar windows before it (same detector).
+
+    Rows are sorted by (detector, window index); one cumulative sum and two binary searches.
+    """
+    key = det.astype(np.int64) * (1 << 40) + (idx - idx.min())
+    cs = np.concatenate([np.zeros((1, *counts.shape[1:]), np.int64), np.cumsum(counts, axis=0)])
+    j = np.searchsorted(key, key - lookback, side="left")
+    i = np.arange(key.size)
+    return cs[i] - cs[j]
+
+
+# ----------------------------------------------------------------------------------------------
+# probabilities and rules
+def _p_worse(a_now, b_now, inc, base_a, base_b, number, margin, progress=False) -> np.ndarray:
+    """``P(lambda_now < lambda_base - margin)`` per row over the classes ``inc``; NaN where a
+    row has fewer than two classes."""
+    W = a_now.shape[0]
+    out = np.full(W, np.nan)
+    m = inc.sum(axis=1)
+    two = np.flatnonzero(m == 2)
+    if two.size:
+        cols = np.argsort(~inc[two], axis=1, kind="stable")[:, :2]
+
+        def pick(x):
+            return np.take_along_axis(x[two], cols, axis=1)
+
+        if number is not None:
+            out[two] = p_below(pick(a_now), pick(b_now), np.full(two.size, number - margin))
+        else:
+            with Progress(two.size, "comparing windows", enabled=progress, delay=0.5) as bar:
+                out[two] = p_worse_pairs(pick(a_now), pick(b_now), pick(base_a), pick(base_b),
+                                         margin, progress=bar.update)
+    for g in np.flatnonzero(m >= 3):  # three or more classes: one exact BetaSum per window
+        k = np.flatnonzero(inc[g])
+        w = np.full(k.size, 1.0 / k.size)
+        if number is not None:
+            out[g] = float(BetaSum(a_now[g, k], b_now[g, k], w).cdf(number - margin))
+        else:
+            diff = BetaSum(np.r_[base_a[g, k], a_now[g, k]], np.r_[base_b[g, k], b_now[g, k]], np.r_[w, -w])
+            out[g] = float(diff.sf(margin))
+    return out
+
+
+def _exact_union(k: np.ndarray, n: np.ndarray, inc: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Exact union-bound interval of the balanced accuracy over the classes ``inc`` (rows with
+    at least one class); Clopper & Pearson (1934) per class, Sandler & Dirac (2024)."""
+    m = inc.sum(axis=1)
+    lo = np.full(k.shape[0], np.nan)
+    hi = np.full(k.shape[0], np.nan)
+    for mg in np.unique(m[m > 0]):
+        rows = m == mg
+        alpha = per_bound_alpha(confidence, int(mg), "two", "union")
+        l_b, h_b = cp_bounds(k[rows], np.maximum(n[rows], 1), alpha, "two")
+        lo[rows] = np.where(inc[rows], l_b, 0.0).sum(axis=1) / mg
+        hi[rows] = np.where(inc[rows], h_b, 0.0).sum(axis=1) / mg
+    return lo, hi
+
+
+def _alarms(rule, p, ex_hi_now, base_ex_lo, alarm_at, margin) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        if rule == "posterior":
+            return np.nan_to_num(p, nan=0.0) >= alarm_at
+        return np.isfinite(p) & (ex_hi_now < base_ex_lo - margin)
+
+
+def _rule_text(rule: str, alarm_at: float, margin: float, confidence: float) -> str:
+    base = "baseline" if margin == 0 else f"baseline - {margin:g}"
+    if rule == "posterior":
+        return f"alarm when P(balanced accuracy of the window < {base}) >= {alarm_at:g}"
+    return (f"alarm when the exact {confidence:.0%} upper bound of the window lies below the "
+            f"exact {confidence:.0%} lower bound of the {base}")
+
+
+def false_alarm_rate(
+    support: np.ndarray,
+    theta: np.ndarray,
+    *,
+    base_support: np.ndarray | None = None,
+    number: float | None = None,
+    rule: str = "posterior",
+    alarm_at: float = 0.99,
+    margin: float = 0.0,
+    confidence: float = 0.95,
+    prior: Any = (1.0, 1.0),
+    n_simulations: int = 2000,
+    random_state: Any = None,
+) -> tuple[float, float]:
+    """False-alarm rate per window of a decision rule, by simulation under no change.
+
+    Each simulated window takes the class sizes of a row of ``support`` (drawn at random) and
+    draws its correct counts from the class accuracies ``theta`` of that row; the baseline is
+    ``number``, or counts of sizes ``base_support`` drawn from the same accuracies (nothing
+    changed). The rule is then applied exactly as :func:`monitor` applies it.
+
+    Parameters
+    ----------
+    support : ndarray of int, shape (W, l)
+        Examples per class of the windows (the sizes to simulate).
+    theta : ndarray, shape (W, l)
+        True class accuracies of each row under no change; NaN marks classes left out.
+    base_support : ndarray of int, shape (W, l), optional
+        Examples per class of each row's baseline (counted baselines).
+    number : float, optional
+        The baseline balanced accuracy (a number baseline).
+    rule, alarm_at, margin, confidence, prior
+        As in :func:`monitor`.
+    n_simulations : int
+        Simulated windows.
+    random_state : None, int or numpy Generator
+        Makes the simulation repeatable.
+
+    Returns
+    -------
+    (float, float)
+        The rate and its Monte Carlo standard error ``sqrt(r (1 - r) / n)``.
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124 (the posterior of each simulated window).
+    .. [2] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024 (the exact rule's bounds).
+    .. [3] Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial limits
+       illustrated in the case of the binomial. Biometrika 26, 404-413.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sup = np.full((10, 2), 400)
+    >>> rate, se = false_alarm_rate(sup, np.full((10, 2), 0.9), base_support=4 * sup,
+    ...                             n_simulations=4000, random_state=1)
+    >>> abs(rate - 0.01) < 4 * se + 0.002
+    True
+    """
+    rng = check_random_state(random_state)
+    n_sim = check_int(n_simulations, "n_simulations", 1, 10**7)
+    support = np.asarray(support, np.int64)
+    theta = np.asarray(theta, float)
+    W, l = support.shape
+    pa, pb = check_prior(prior, l)
+    rows = rng.integers(0, W, n_sim)
+    n = support[rows]
+    th = theta[rows]
+    inc = np.isfinite(th) & (n > 0)
+    t = np.clip(np.nan_to_num(th, nan=0.5), 0.0, 1.0)
+    k = rng.binomial(n, t)
+    a, b = k + pa, n - k + pb
+    _, ex_hi = _exact_union(k, n, inc, confidence)
+    if number is not None:
+        p = _p_worse(a, b, inc, None, None, number, margin)
+        base_lo = np.full(n_sim, number)
+    else:
+        nb = np.asarray(base_support, np.int64)[rows]
+        inc &= nb > 0
+        kb = rng.binomial(nb, t)
+        p = _p_worse(a, b, inc, kb + pa, nb - kb + pb, None, margin)
+        base_lo, _ = _exact_union(kb, nb, inc, confidence)
+    alarm = _alarms(rule, p, ex_hi, base_lo, alarm_at, margin)
+    rate = float(alarm.mean())
+    return rate, math.sqrt(max(rate * (1 - rate), 1.0 / n_sim) / n_sim)
+
+
+# ----------------------------------------------------------------------------------------------
+# public function
+def monitor(
+    source: Any,
+    *,
+    true: str,
+    pred: str,
+    time: str,
+    window: str = "7D",
+    by: str | Sequence[str] | None = None,
+    baseline: Any = "previous",
+    lookback: int = 4,
+    rule: str = "posterior",
+    alarm_at: float = 0.99,
+    margin: float = 0.0,
+    confidence: float = 0.95,
+    prior: Any = (1.0, 1.0),
+    labels: Sequence | None = None,
+    nulls: str = "error",
+    n_simulations: int = 2000,
+    random_state: Any = 0,
+    sep: str | None = None,
+    progress: bool = True,
+    memory_limit: str | None = None,
+) -> Monitoring:
+    """The balanced accuracy of every detector in every time window, against a baseline.
+
+    Parameters
+    ----------
+    source : path, glob, directory, list of paths, DataFrame, lazy frame or mapping
+        The predictions, one row per example, as :func:`bacc.counts` reads them: files are
+        counted by DuckDB out of core, DataFrames by their own engine.
+    true, pred : str
+        Columns of the true and predicted class.
+    time : str
+        Column of the time of each example (timestamp or date).
+    window : str
+        Fixed calendar windows: ``"30min"``, ``"1h"``, ``"1D"``, ``"7D"`` (Monday to Sunday),
+        ``"1M"`` (calendar months), ``"3M"``, ``"1Y"``.
+    by : str or sequence of str, optional
+        Column(s) naming the detector; without it, all rows are one detector (``"all"``).
+    baseline : "previous", float, or (start, end)
+        What each window is compared with: the pooled counts of the ``lookback`` calendar
+        windows before it (``"previous"``), a balanced accuracy (``0.9``), or the pooled
+        counts of a reference period, ``start <= time < end`` (``("2026-01-01",
+        "2026-02-01")`` or the text ``"2026-01-01:2026-02-01"``).
+    lookback : int
+        Windows pooled by the ``"previous"`` baseline (default 4).
+    rule : {"posterior", "exact"}
+        ``"posterior"`` (default): alarm when ``p_worse = P(lambda_now < lambda_base -
+        margin) >= alarm_at``. ``"exact"``: alarm when the window's exact upper bound lies
+        below the baseline's exact lower bound minus ``margin`` (both at ``confidence``; far
+        fewer false alarms, later detection).
+    alarm_at : float
+        Threshold of the posterior rule (default 0.99: about 1 % false alarms per window
+        under no change, since ``p_worse`` is then close to uniform).
+    margin : float
+        How much lower counts as worse (default 0).
+    confidence : float
+        Level of the credible and exact intervals.
+    prior : (float, float) or {"flat", "jeffreys"}
+        Beta prior of each class accuracy (default flat).
+    labels, nulls, sep, progress, memory_limit
+        As in :func:`bacc.counts`.
+    n_simulations : int
+        Windows simulated under no change to measure the rule's false-alarm rate (0: skip).
+    random_state : None, int or numpy Generator
+        Of that simulation (default 0: repeatable).
+
+    Returns
+    -------
+    Monitoring
+        One row per (detector, window) with examples: counts, posterior mean, credible and
+        exact intervals, ``p_worse``, ``alarm``; the rule, and its false-alarm rate measured
+        by simulation with its Monte Carlo error.
+
+    Raises
+    ------
+    BaccError
+        A bad window, a missing column, a time column without times, a bad baseline, a
+        reference period without examples, or any error of :func:`bacc.counts`.
+
+    See Also
+    --------
+    bacc.counts : counting without windows.
+    bacc.evaluate_many : the batch evaluation of the windows.
+    bacc.compare : one comparison of two independent posteriors.
+
+    Notes
+    -----
+    The classes of a detector are those with examples anywhere in its data; a window (or
+    baseline) without examples of one of them says nothing about its balanced accuracy, so
+    its ``p_worse`` is NaN and it never alarms. For two classes ``p_worse`` is the exact
+    integral ``int f_now(x) S_base(x + margin) dx`` over the narrower posterior, both
+    two-component Beta sums (Brodersen et al. (2010), eq. 7), evaluated for all windows at
+    once (within 1e-6 of :func:`bacc.compare`); for three or more classes each window's
+    difference is an exact :class:`bacc.BetaSum` (slower). Windows inside a reference period
+    are part of their own baseline, so they alarm less than the stated rate; the rate is that
+    of windows compared with a baseline they are not part of.
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th International Conference on
+       Pattern Recognition (ICPR), 3121-3124.
+    .. [2] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024.
+    .. [3] Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial limits
+       illustrated in the case of the binomial. Biometrika 26, 404-413.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, bacc
+    >>> rng = np.random.default_rng(0)
+    >>> t = pd.Timestamp("2026-01-05") + pd.to_timedelta(rng.uniform(0, 56, 8000), unit="D")
+    >>> y = rng.integers(0, 2, t.size)
+    >>> late = np.asarray(t >= pd.Timestamp("2026-02-16"))
+    >>> right = rng.random(t.size) < np.where(late, 0.75, 0.92)
+    >>> df = pd.DataFrame({"ts": t, "label": y, "predicted": np.where(right, y, 1 - y)})
+    >>> m = bacc.monitor(df, true="label", pred="predicted", time="ts", window="7D")
+    >>> m.first_alarm("all").date()
+    datetime.date(2026, 2, 16)
+    """
+    for name, v in (("true", true), ("pred", pred), ("time", time)):
+        if not isinstance(v, str) or not v:
+            raise BaccError(f"{name}= must name a column (a non-empty string), got {v!r}")
+    w = parse_window(window)
+    c = check_confidence(confidence)
+    check_choice(rule, RULES, "rule")
+    lookback = check_int(lookback, "lookback", 1, 10**6)
+    for name, v in (("alarm_at", alarm_at), ("margin", margin)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+            raise BaccError(f"{name} must be a number, got {v!r}")
+    if not 0.5 <= alarm_at < 1.0:
+        raise BaccError(f"alarm_at must lie in [0.5, 1), got {alarm_at!r}")
+    if not 0.0 <= margin < 1.0:
+        raise BaccError(f"margin must lie in [0, 1), got {margin!r}")
+    n_sim = check_int(n_simulations, "n_simulations", 0, 10**7)
+    kind, bval = _parse_baseline(baseline)
+    try:
+        by_t: tuple = () if by is None else ((by,) if isinstance(by, str) else tuple(by))
+    except TypeError:
+        raise BaccError(f"by= must name a column or a list of columns, got {by!r}") from None
+    if not all(isinstance(b, str) and b for b in by_t):
+        raise BaccError(f"by= must name a column or a list of columns, got {by!r}")
+    opts = dict(true=true, pred=pred, time=time, window=w, by=by_t or None, labels=labels,
+                nulls=nulls, sep=sep, progress=progress, memory_limit=memory_limit)
+    counted = count_windows(source, **opts)
+    if isinstance(counted, ConfusionMatrix):  # pragma: no cover - windows always group
+        raise BaccError("no windows were counted")
+    labs = counted.labels
+    l = len(labs)
+    # rows: (detector, window), sorted by detector then time
+    if by_t:
+        dets_raw = [g[:-1] if len(by_t) > 1 else g[0] for g in counted.groups]
+    else:
+        dets_raw = ["all"] * len(counted.groups)
+    starts = np.array([g[-1] if by_t else g for g in counted.groups], dtype="datetime64[us]")
+    detectors = label_order(dets_raw)
+    d_index = {d: i for i, d in enumerate(detectors)}
+    det = np.fromiter((d_index[d] for d in dets_raw), np.int64, len(dets_raw))
+    widx = w.index(starts)
+    order = np.lexsort((widx, det))
+    det, starts, widx = det[order], starts[order], widx[order]
+    stack = np.asarray(counted.counts)[order]
+    ev = evaluate_many(stack, labels=labs, prior=prior, confidence=c, progress=progress)
+    pa, pb = check_prior(prior, l)
+    k = np.einsum("gii->gi", stack)
+    n = stack.sum(axis=2)
+    # the classes of each detector: those with examples anywhere in its data
+    det_n = np.zeros((len(detectors), l), np.int64)
+    np.add.at(det_n, det, n)
+    inc = (det_n > 0)[det] & (n > 0)
+    W = det.size
+    base_k = base_n = None
+    number = None
+    if kind == "number":
+        number = bval
+        base_mean = np.full(W, number)
+        base_lo = np.full(W, number)
+        desc = f"the balanced accuracy {number:g}"
+    else:
+        if kind == "previous":
+            base_stack = _previous_counts(stack, det, widx, lookback)
+            desc = f"the pooled counts of the previous {lookback} windows of {w.text}"
+        else:
+            lo, hi = bval
+            try:
+                ref = count_windows(source, period=(lo, hi), **{**opts, "labels": labs})
+            except BaccError as exc:
+                if "no examples" not in str(exc):
+                    raise
+                raise BaccError(f"the baseline period {_date_text(lo)} to {_date_text(hi)} holds "
+                                "no examples; choose a period inside the data") from None
+            base_stack = _period_counts(ref, by_t, detectors, det, l, lo, hi)
+            desc = (f"the pooled counts of {_date_text(lo)} to {_date_text(hi)} "
+                    "(end excluded)")
+        base_k = np.einsum("gii->gi", base_stack)
+        base_n = base_stack.sum(axis=2)
+        inc &= (det_n > 0)[det] & (base_n > 0)
+        inc &= np.all((base_n > 0) | (det_n == 0)[det], axis=1)[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            A, B = base_k + pa, base_n - base_k + pb
+            base_mean = np.where(inc, A / (A + B), 0.0).sum(axis=1) / inc.sum(axis=1)
+        base_lo, _ = _exact_union(base_k, base_n, inc, c)
+    # a window lacking a class of its detector has no comparable balanced accuracy
+    complete = np.all(inc | (det_n == 0)[det], axis=1) & (inc.sum(axis=1) >= 2)
+    inc &= complete[:, None]
+    p = _p_worse(k + pa, n - k + pb, inc,
+                 None if base_k is None else base_k + pa,
+                 None if base_k is None else base_n - base_k + pb, number, margin, progress)
+    base_mean = np.where(complete, base_mean, np.nan)
+    base_lo = np.where(complete, base_lo, np.nan)
+    alarm = _alarms(rule, p, ev.exact_upper, base_lo, alarm_at, margin)
+    # false-alarm rate under no change, on these windows' sizes
+    rate = se = math.nan
+    ok = np.flatnonzero(np.isfinite(p))
+    if n_sim and ok.size:
+        det_k = np.zeros((len(detectors), l), np.int64)
+        np.add.at(det_k, det, k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pooled = np.where(det_n > 0, det_k / np.maximum(det_n, 1), np.nan)
+        theta = pooled[det[ok]]
+        if number is not None:
+            # no change: the class accuracies moved together onto the baseline number
+            shift = number - np.nanmean(np.where(inc[ok], theta, np.nan), axis=1)
+            theta = np.clip(theta + shift[:, None], 1e-6, 1 - 1e-6)
+        theta = np.where(inc[ok], theta, np.nan)
+        rate, se = false_alarm_rate(
+            n[ok], theta, base_support=None if base_n is None else base_n[ok], number=number,
+            rule=rule, alarm_at=alarm_at, margin=margin, confidence=c, prior=prior,
+            n_simulations=n_sim, random_state=random_state,
+        )
+    return Monitoring(
+        detectors=tuple(detectors), by=by_t, window=w.text, labels=tuple(labs), baseline=desc,
+        rule=_rule_text(rule, alarm_at, margin, c), confidence=c, alarm_at=float(alarm_at),
+        margin=float(margin), detector=det, start=starts, support=n, correct=k, mean=ev.mean,
+        lower=ev.lower, upper=ev.upper, exact_lower=ev.exact_lower, exact_upper=ev.exact_upper,
+        baseline_mean=base_mean, baseline_exact_lower=base_lo, p_worse=p, alarm=alarm,
+        false_alarm_rate=rate, false_alarm_se=se, n_simulated=n_sim if ok.size else 0,
+        prior=prior if isinstance(prior, str) else tuple(np.asarray(prior, float).tolist()),
+    )  # fmt: skip
+
+
+def _date_text(t: np.datetime64) -> str:
+    s = str(t.astype("datetime64[s]"))
+    return s[:10] if s.endswith("T00:00:00") else s.replace("T", " ")
+
+
+def _period_counts(ref, by_t, detectors, det, l, lo, hi) -> np.ndarray:
+    """The reference period's counts of each row's detector (zeros where it has none)."""
+    per = np.zeros((len(detectors), l, l), np.int64)
+    if isinstance(ref, GroupedCounts):
+        index = {d: i for i, d in enumerate(detectors)}
+        for g, name in enumerate(ref.groups):
+            if name in index:
+                per[index[name]] = ref.counts[g]
+    else:
+        per[0] = ref.counts
+    missing = [detectors[i] for i in range(len(detectors)) if per[i].sum() == 0]
+    if len(missing) == len(detectors):
+        raise BaccError(f"the baseline period {_date_text(lo)} to {_date_text(hi)} holds no examples")
+    if missing:
+        shown = ", ".join(repr(d) for d in missing[:5]) + (", ..." if len(missing) > 5 else "")
+        warnings.warn(f"{len(missing)} detectors have no examples in the baseline period "
+                      f"({shown}); their windows are not compared", BaccWarning, stacklevel=3)
+    return per[det]
+
