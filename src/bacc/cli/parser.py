@@ -407,8 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "without --mix), e.g. --method simulate")
     g.add_argument("--n-sim", type=int, default=20_000, metavar="N",
                    help="simulated labelling outcomes for --method simulate (default 20000), e.g. --n-sim 100000")
-    g.add_argument("--random-state", type=int, default=0, metavar="N",
-                   help="random state of the simulation (default 0, so runs repeat), e.g. --random-state 7")
+    g.add_argument("--seed", "--random-state", dest="random_state", type=int, default=0, metavar="N",
+                   help="seed of the simulation (default 0, so runs repeat), e.g. --seed 7")
     p.add_argument("--format", choices=["table", "json"], default="table",
                    help="table (default) or json, e.g. --format json")
 
@@ -498,8 +498,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--simulations", type=int, default=2000, metavar="N",
                    help="windows simulated under no change to measure the false-alarm rate "
                         "(default 2000; 0 skips), e.g. --simulations 10000")
-    g.add_argument("--random-state", type=int, default=0, metavar="N",
-                   help="makes that simulation repeatable (default 0), e.g. --random-state 1")
+    g.add_argument("--seed", "--random-state", dest="random_state", type=int, default=0, metavar="N",
+                   help="seed of that simulation, so that runs repeat (default 0), e.g. --seed 1")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["text", "json", "csv"], default="text",
                    help="text (default), json, or csv (one row per detector and window), e.g. --format csv")
