@@ -9,6 +9,8 @@ posterior is the distribution of a weighted sum of independent Beta variables
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._engine.validate import check_prior
@@ -60,7 +62,13 @@ class BalancedAccuracyPosterior(BetaSum):
         self._chance = 1.0 / len(labels) if chance is None else float(chance)
         self.labels = tuple(labels)
         self.weights = np.asarray(weights, dtype=float).copy()
-        self.class_posteriors = tuple(BetaPosterior(x, y) for x, y in zip(a, b, strict=True))
+        self._ab = (np.array(a, dtype=float), np.array(b, dtype=float))
+
+    @functools.cached_property
+    def class_posteriors(self) -> tuple:
+        """The independent class posteriors (:class:`BetaPosterior`), built on first use (a
+        thousand classes cost milliseconds that the balanced accuracy does not need)."""
+        return tuple(BetaPosterior(x, y) for x, y in zip(*self._ab, strict=True))
 
     @property
     def chance(self) -> float:

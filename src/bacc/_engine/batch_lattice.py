@@ -161,7 +161,13 @@ def _is_integer(v: np.ndarray) -> np.ndarray:
 
 
 def many_sums(
-    A: np.ndarray, B: np.ndarray, inc: np.ndarray, chance: float, q: np.ndarray, advance=None
+    A: np.ndarray,
+    B: np.ndarray,
+    inc: np.ndarray,
+    chance: float,
+    q: np.ndarray,
+    advance=None,
+    quantiles: bool = True,
 ):
     """Central credible interval and ``P(S > chance)`` of the sums of many groups.
 
@@ -177,6 +183,10 @@ def many_sums(
         Lower and upper probability of the central interval.
     advance : callable, optional
         Called with the number of groups done after each batch of them (a progress bar).
+    quantiles : bool
+        Whether to compute the interval; without it (``P(S > chance)`` only, as
+        :func:`bacc.monitor` needs) ``lower`` and ``upper`` are NaN and the quantile
+        iteration, most of the cost, is skipped.
 
     Returns
     -------
@@ -336,6 +346,7 @@ def many_sums(
             q,
             fft_len,
             window_start,
+            quantiles,
         )
         lower[chunk], upper[chunk], p_above[chunk] = res
         if advance is not None:
@@ -369,6 +380,7 @@ def _chunk(
     q,
     fft_len,
     window_start,
+    quantiles=True,
 ):
     """Lattice, convolution and quantile iterations for the groups ``g`` (one FFT length)."""
     n = g.size
@@ -507,6 +519,8 @@ def _chunk(
     near = np.flatnonzero(chance >= base + wg * tloB - h)
     if near.size:
         p_above[near] = unit(values(np.full(near.size, chance), near, ("sf",))["sf"])
+    if not quantiles:
+        return np.full(n, np.nan), np.full(n, np.nan), p_above
     both = np.concatenate([sel, sel])
     upper_tail = np.repeat([False, True], n)
     target = np.concatenate([np.full(n, q[0]), np.full(n, 1.0 - q[1])])
