@@ -249,21 +249,30 @@ def _is_sql_number(t: str) -> bool:
 
 
 
-def _run_with_progress(con, sql: str, params: list, progress: bool, label: str) -> list:
-    """Run ``sql`` on ``con``; on a terminal, draw DuckDB's own progress estimate meanwhile."""
+def _run_with_progress(con, sql: str, params: list, progress: bool, label: str, *,
+                       numpy: bool = False):
+    """Run ``sql`` on ``con``; on a terminal, draw DuckDB's own progress estimate meanwhile.
+
+    Returns the rows (``fetchall``), or with ``numpy=True`` the columns as numpy arrays
+    (``fetchnumpy``).
+    """
+
+    def fetch(cursor):
+        return cursor.fetchnumpy() if numpy else cursor.fetchall()
+
     bar = Progress(100.0, label, enabled=progress)
     if not bar.on:
         # DuckDB would otherwise print its own bar on standard output for long queries,
         # into whatever the caller writes there (JSON, CSV)
         con.execute("SET enable_progress_bar = false")
-        return con.execute(sql, params).fetchall()
+        return fetch(con.execute(sql, params))
     con.execute("SET enable_progress_bar = true")
     con.execute("SET enable_progress_bar_print = false")
     box: dict[str, Any] = {}
 
     def run() -> None:
         try:
-            box["rows"] = con.execute(sql, params).fetchall()
+            box["rows"] = fetch(con.execute(sql, params))
         except BaseException as exc:  # handed to the calling thread
             box["error"] = exc
 

@@ -60,7 +60,12 @@ def tally_frame(source, spec: Spec) -> Tally:
     return _tally_narwhals(source, spec, module)
 
 
-def _tally_narwhals(source, spec: Spec, module: str) -> Tally:
+def open_frame(source, spec, module: str):
+    """``source`` as a narwhals frame with its columns checked against ``spec``.
+
+    Returns ``(nw, frame, schema, name, where)``: the narwhals module, the frame, its schema,
+    the engine's name and the phrase naming the source in messages.
+    """
     name = ENGINES.get(module, module)
     kind = "relation" if type(source).__name__ == "DuckDBPyRelation" else type(source).__name__
     where = f"the {name} {kind}"
@@ -78,6 +83,11 @@ def _tally_narwhals(source, spec: Spec, module: str) -> Tally:
         raise BaccError(f"{where} is not a table (a Series?); give a DataFrame with named columns")
     schema = frame.collect_schema()
     check_columns(list(schema.names()), spec, where)
+    return nw, frame, schema, name, where
+
+
+def _tally_narwhals(source, spec: Spec, module: str) -> Tally:
+    nw, frame, schema, name, where = open_frame(source, spec, module)
     frame = frame.select(spec.columns)
     if spec.count is None:
         aggs = [nw.len().alias(_N)]

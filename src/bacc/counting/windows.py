@@ -36,8 +36,8 @@ from ..confusion import ConfusionMatrix
 from ..errors import BaccError, require
 from .assemble import assemble
 from .columns import tally_columns
-from .files import _expand, _file_format, _quote, is_file_source
-from .frames import ENGINES, _fetch, _unknown_source
+from .files import _expand, _file_format, _quote, _run_with_progress, is_file_source
+from .frames import _fetch, open_frame
 from .grouped import GroupedCounts
 from .tally import Spec, Tally, clean_value, first_line
 
@@ -343,40 +343,7 @@ def _assemble_columns(arrays: list, spec: _TimeSpec) -> GroupedCounts | None:
 
 def _run_numpy(con, sql: str, params: list, progress: bool, label: str) -> dict:
     """Run ``sql``; the result as numpy columns (on a terminal, with DuckDB's progress)."""
-    import threading
-
-    from ..progress import Progress
-
-    bar = Progress(100.0, label, enabled=progress)
-    if not bar.on:
-        con.execute("SET enable_progress_bar = false")
-        return con.execute(sql, params).fetchnumpy()
-    con.execute("SET enable_progress_bar = true")
-    con.execute("SET enable_progress_bar_print = false")
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["cols"] = con.execute(sql, params).fetchnumpy()
-        except BaseException as exc:  # handed to the calling thread
-            box["error"] = exc
-
-    worker = threading.Thread(target=run, name="bacc-count", daemon=True)
-    worker.start()
-    try:
-        with bar:
-            while worker.is_alive():
-                worker.join(0.1)
-                done = con.query_progress()
-                if done >= 0:
-                    bar.update(done)
-    except KeyboardInterrupt:
-        con.interrupt()
-        worker.join()
-        raise
-    if "error" in box:
-        raise box["error"]
-    return box["cols"]
+    return _run_with_progress(con, sql, params, progress, label, numpy=True)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -492,29 +459,11 @@ _BUCKET = "__bacc_bucket"
 
 def _tally_frame(source, spec: _TimeSpec, w: Window, bounds) -> Tally:
     module = type(source).__module__.split(".")[0]
-    name = ENGINES.get(module, module)
     if type(source).__name__ == "DuckDBPyRelation":
         return _tally_relation(source, spec, w, bounds)
     if module == "dask":
         return _tally_dask(source, spec, w, bounds)
-    kind = "relation" if type(source).__name__ == "DuckDBPyRelation" else type(source).__name__
-    where = f"the {name} {kind}"
-    try:
-        import narwhals.stable.v2 as nw
-    except ImportError:
-        if module not in ENGINES:
-            raise BaccError(_unknown_source(source)) from None
-        nw = require("narwhals.stable.v2", "data", f"counting a {name} {type(source).__name__}")
-    try:
-        frame = nw.from_native(source)
-    except TypeError:
-        raise BaccError(_unknown_source(source)) from None
-    if not isinstance(frame, nw.DataFrame | nw.LazyFrame):
-        raise BaccError(f"{where} is not a table (a Series?); give a DataFrame with named columns")
-    from .tally import check_columns
-
-    schema = frame.collect_schema()
-    check_columns(list(schema.names()), spec, where)
+    nw, frame, schema, name, where = open_frame(source, spec, module)
     dtype = schema[spec.time]
     ts = nw.col(spec.time)
     if isinstance(dtype, nw.Date) or dtype == nw.Date:
