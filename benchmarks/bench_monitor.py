@@ -9,7 +9,15 @@ windows of ``bacc.evaluate`` and ``bacc.compare`` (timed on a sample of windows 
 all). Prints the times, the ratio, and the largest differences between the two (counts, means,
 P(worse)).
 
-Run:  python benchmarks/bench_monitor.py [--detectors 500] [--per-day 20] [--loop 400]
+With ``--pairs N`` it times instead the P(worse) kernel alone on N simulated windows (class
+sizes Poisson around ``--per-day`` times the window's days, 70/30, baselines of 4 windows,
+class accuracies in [0.85, 0.97]): the two-class quadrature (``p_worse_pairs``, the path before
+the batched lattice) against ``bacc.monitor``'s P(worse) (the batched lattice, the quadrature
+for the rows it leaves), in one process, and both against the exact ``BetaSum`` of the
+difference on a sample of 400 windows.
+
+Run:  python benchmarks/bench_monitor.py [--detectors 500] [--per-day 20] [--window 7D] [--loop 400]
+      python benchmarks/bench_monitor.py --pairs 100000 [--per-day 20] [--window 1D]
 """
 
 from __future__ import annotations
@@ -88,12 +96,63 @@ def pandas_loop(path: str, lookback: int, loop: int):
     return t_count, t_loop, len(keys), out
 
 
+def bench_pairs(pairs: int, per_day: int, days: int, random_state: int = 2025) -> None:
+    """P(worse) of ``pairs`` simulated windows: the two-class quadrature against the batched
+    lattice (with the quadrature for the rows it leaves), and both against ``BetaSum``."""
+    from bacc._engine.worse import p_worse_lattice, p_worse_pairs
+    from bacc.distributions import BetaSum
+    from bacc.monitoring import _p_worse
+
+    rng = np.random.default_rng(random_state)
+    lam = per_day * days * np.array([0.7, 0.3])
+    n = rng.poisson(lam, (pairs, 2))
+    nb = rng.poisson(4 * lam, (pairs, 2))
+    ok = (n > 0).all(axis=1) & (nb > 0).all(axis=1)
+    n, nb = n[ok], nb[ok]
+    G = n.shape[0]
+    acc = rng.uniform(0.85, 0.97, (G, 2))
+    k, kb = rng.binomial(n, acc), rng.binomial(nb, acc)
+    a, b, ab, bb = k + 1.0, n - k + 1.0, kb + 1.0, nb - kb + 1.0
+    inc = np.ones((G, 2), bool)
+    t = time.perf_counter()
+    old = p_worse_pairs(a, b, ab, bb, 0.0)
+    t_old = time.perf_counter() - t
+    t = time.perf_counter()
+    new = _p_worse(a, b, inc, ab, bb, None, 0.0)
+    t_new = time.perf_counter() - t
+    t = time.perf_counter()
+    _, lattice = p_worse_lattice(a, b, inc, ab, bb)
+    t_lat = time.perf_counter() - t
+    print(f"{G:,} windows of ~{lam.sum():.0f} examples (baselines ~{4 * lam.sum():.0f}); "
+          f"taken by the lattice: {lattice.mean():.1%}")
+    print(f"two-class quadrature (before) : {t_old:7.2f} s  ({G / t_old:,.0f} windows/s)")
+    print(f"lattice + quadrature (now)    : {t_new:7.2f} s  ({G / t_new:,.0f} windows/s)  "
+          f"{t_old / t_new:.1f}x")
+    print(f"  lattice rows alone          : {lattice.sum() / t_lat:,.0f} windows/s")
+    sample = rng.choice(G, size=min(400, G), replace=False)
+    err = {"before": 0.0, "now": 0.0, "now, lattice rows": 0.0}
+    for g in sample:
+        exact = float(BetaSum(np.r_[ab[g], a[g]], np.r_[bb[g], b[g]], [0.5, 0.5, -0.5, -0.5]).sf(0.0))
+        err["before"] = max(err["before"], abs(old[g] - exact))
+        err["now"] = max(err["now"], abs(new[g] - exact))
+        if lattice[g]:
+            err["now, lattice rows"] = max(err["now, lattice rows"], abs(new[g] - exact))
+    print(f"largest |P(worse) - BetaSum| over {sample.size} windows: "
+          + ", ".join(f"{key} {v:.1e}" for key, v in err.items()))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--detectors", type=int, default=500)
     ap.add_argument("--per-day", type=int, default=20)
     ap.add_argument("--loop", type=int, default=400, help="windows timed in the pandas loop")
+    ap.add_argument("--window", default="7D", help="window width (7D, 1D, ...)")
+    ap.add_argument("--pairs", type=int, default=0, help="time the P(worse) kernel on this many windows")
     args = ap.parse_args()
+    if args.pairs:
+        days = int(args.window.rstrip("D")) if args.window.endswith("D") else 7
+        bench_pairs(args.pairs, args.per_day, days)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "log.parquet")
         t = time.perf_counter()
@@ -104,22 +163,24 @@ def main() -> None:
 
         t = time.perf_counter()
         gc = count_windows(path, true="label", pred="predicted", time="ts", by="detector",
-                           window="7D", progress=False)
+                           window=args.window, progress=False)
         t_count = time.perf_counter() - t
         t = time.perf_counter()
         bacc.evaluate_many(gc, progress=False)
         t_eval = time.perf_counter() - t
         t = time.perf_counter()
         m = bacc.monitor(path, true="label", pred="predicted", time="ts", by="detector",
-                         window="7D", progress=False)
+                         window=args.window, progress=False)
         t_total = time.perf_counter() - t
         W = len(m)
-        print(f"windows: {W:,} (7-day windows x detectors); baseline: {m.baseline}")
+        print(f"windows: {W:,} ({args.window} windows x detectors); baseline: {m.baseline}")
         print(f"bacc.monitor total        : {t_total:7.2f} s  ({W / t_total:,.0f} windows/s)")
         print(f"  counting (DuckDB)       : {t_count:7.2f} s")
         print(f"  evaluate_many           : {t_eval:7.2f} s")
         print(f"  P(worse) + simulation   : {t_total - t_count - t_eval:7.2f} s "
               f"(false-alarm rate {m.false_alarm_rate:.4f} +- {m.false_alarm_se:.4f})")
+        if args.window != "7D":  # the pandas script counts calendar weeks
+            return
         t_pcount, t_loop, n_keys, ref = pandas_loop(path, 4, args.loop)
         print(f"pandas + loop             : {t_pcount + t_loop:7.2f} s  (counting {t_pcount:.2f} s, "
               f"loop {t_loop:.1f} s scaled from {len(ref)} windows)")

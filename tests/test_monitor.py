@@ -12,7 +12,8 @@ never change. The claims:
 - on the 49 unchanged detectors the share of alarming windows matches the false-alarm rate that
   ``monitor`` states (measured by its simulation under no change);
 - ``p_worse`` equals the exact comparison of two independent posteriors (``BetaSum`` of the
-  difference, as ``bacc.compare``) within 1e-6;
+  difference, as ``bacc.compare``) within 1e-6, and within 1e-9 where the batched lattice
+  (one sum of ``2 l`` Betas) computes it;
 - the window query runs on a Parquet file larger than the memory limit given to DuckDB.
 """
 
@@ -32,9 +33,10 @@ import numpy as np
 import pytest
 
 import bacc
-from bacc._engine.worse import p_below, p_worse_pairs
+from bacc._engine.worse import p_below, p_worse_lattice, p_worse_pairs
 from bacc.counting.windows import count_windows, parse_window
 from bacc.distributions import BetaSum
+from bacc.monitoring import _p_worse
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("duckdb")
@@ -279,6 +281,53 @@ def test_p_worse_equals_the_exact_comparison_of_two_posteriors():
     below = p_below(k + 1, n - k + 1, x)
     for g in (0, 10, 20, 30):
         assert below[g] == pytest.approx(float(BetaSum(k[g] + 1, n[g] - k[g] + 1, [0.5, 0.5]).cdf(0.8)), abs=1e-9)
+
+
+def _random_windows(rng, l, sizes, reps):
+    """Counts of windows and baselines: perfect classes, drops in accuracy, 1 to ``max(sizes)``
+    examples per class, baselines 1, 4 or 30 times larger."""
+    rows = []
+    for size in sizes:
+        for _ in range(reps):
+            n = rng.integers(1, size + 1, l)
+            nb = n * rng.choice([1, 4, 30])
+            acc = rng.uniform(0.5, 1.0, l)
+            if rng.random() < 0.25:
+                acc[rng.integers(l)] = 1.0
+            drop = rng.choice([0.0, 0.0, 0.05, 0.2])
+            rows.append((rng.binomial(n, np.clip(acc - drop, 0, 1)), n, rng.binomial(nb, acc), nb))
+    return [np.array([r[i] for r in rows], float) for i in range(4)]
+
+
+@pytest.mark.parametrize("l", [2, 3])
+def test_p_worse_of_the_lattice_equals_the_exact_comparison(l):
+    # P(lambda_now < lambda_base - m) as the upper tail of one average of 2 l Betas (the
+    # baseline's and the window's reflected): within 1e-9 of the BetaSum of the difference,
+    # small probabilities within 1e-11; every row (lattice or not) within 1e-6
+    rng = np.random.default_rng(7 + l)
+    k, n, kb, nb = _random_windows(rng, l, (1, 2, 3, 5, 12, 60, 400, 5000, 200_000, 10**6), 6)
+    inc = np.ones(k.shape, bool)
+    w = np.full(l, 1.0 / l)
+    for margin in (0.0, 0.03, 0.1):
+        got, lattice = p_worse_lattice(k + 1, n - k + 1, inc, kb + 1, nb - kb + 1, margin=margin)
+        every = _p_worse(k + 1, n - k + 1, inc, kb + 1, nb - kb + 1, None, margin)
+        assert lattice.mean() > 0.6  # most rows, down to windows of a few examples
+        for g in range(k.shape[0]):
+            diff = BetaSum(np.r_[kb[g] + 1, k[g] + 1], np.r_[nb[g] - kb[g] + 1, n[g] - k[g] + 1],
+                           np.r_[w, -w])
+            exact = float(diff.sf(margin))
+            assert every[g] == pytest.approx(exact, abs=1e-6), (margin, g)
+            if lattice[g]:
+                assert got[g] == every[g]
+                assert got[g] == pytest.approx(exact, abs=1e-9)
+                if exact < 1e-3:  # the upper tail itself, not one minus a cdf
+                    assert abs(got[g] - exact) < 1e-11
+    if l == 3:  # a number baseline: the reflected window alone
+        got, lattice = p_worse_lattice(k + 1, n - k + 1, inc, number=0.8, margin=0.02)
+        assert lattice.mean() >= 0.5
+        for g in np.flatnonzero(lattice):
+            exact = float(BetaSum(k[g] + 1, n[g] - k[g] + 1, w).cdf(0.78))
+            assert got[g] == pytest.approx(exact, abs=1e-9)
 
 
 def test_three_classes_are_compared_one_window_at_a_time():

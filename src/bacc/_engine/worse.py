@@ -1,6 +1,22 @@
-"""``P(lambda_now < lambda_base - margin)`` for many pairs of independent two-class posteriors.
+"""``P(lambda_now < lambda_base - margin)`` for many pairs of independent posteriors.
 
-Each balanced accuracy is ``lambda = (theta_1 + theta_2) / 2`` with independent Beta class
+First, :func:`p_worse_lattice`: since ``1 - phi ~ Beta(b, a)`` when ``phi ~ Beta(a, b)``, the
+event is ``T > (1 + margin) / 2`` for ``T = (lambda_base + 1 - lambda_now) / 2``, the average of
+``2 l`` independent Betas (the baseline's classes and the window's reflected), whose upper tail
+the batched lattice of :func:`bacc._engine.batch_lattice.many_sums` computes for all rows at once
+(any number of classes; against a number, the window's ``l`` reflected classes). It takes the
+rows with at least one class whose density vanishes to high order at the ends of its support;
+the others (every class with fewer than six errors or six correct examples: small windows) are
+left to the two-class quadrature below or, with three or more classes, to a :class:`BetaSum`.
+Measured against the :class:`BetaSum` of the difference (``tests/test_monitor.py``): within
+1.7e-10 (two classes) and 2.9e-11 (three) over windows of 1 to 10^6 examples per class with
+perfect classes and margins 0, 0.03 and 0.1; probabilities below 1e-3 within 3e-12 (the upper
+tail is computed, not one minus a distribution function, so a small ``P(worse)`` is not lost
+to cancellation; relative error below 1e-6 from about 1e-5 on). At 10^9 examples per class it
+agreed with :func:`p_worse_pairs` to 6e-10, where both differed from :class:`BetaSum` by
+1.7e-8.
+
+The two-class quadrature, :func:`p_worse_pairs`. Each balanced accuracy is ``lambda = (theta_1 + theta_2) / 2`` with independent Beta class
 accuracies (Brodersen et al. (2010), eq. 7). For independent ``lambda_now`` and
 ``lambda_base``
 
@@ -35,10 +51,11 @@ from __future__ import annotations
 import numpy as np
 
 from . import beta as _beta
+from .batch_lattice import many_sums
 from .pair import PairSums, _gauss_legendre_rule, _pair_nodes
 from .solvers import beta_moments
 
-__all__ = ["p_worse_pairs", "p_below"]
+__all__ = ["p_worse_pairs", "p_below", "p_worse_lattice"]
 
 TAIL = 1e-13
 NODES = 6  # Gauss-Legendre nodes per panel
@@ -237,3 +254,72 @@ def _block(an, bn, ab, bb, m):
             res[sel[part]] = _expect(na[part], nb[part], oa[part], ob[part], edges, sign, kind, nodes)
     out[rows] = res
     return out
+
+
+def p_worse_lattice(
+    a_now: np.ndarray,
+    b_now: np.ndarray,
+    inc: np.ndarray,
+    a_base: np.ndarray | None = None,
+    b_base: np.ndarray | None = None,
+    number: float | None = None,
+    margin: float = 0.0,
+    advance=None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``P(lambda_now < lambda_base - margin)`` (or ``< number - margin``) per row, as the upper
+    tail of one sum of Betas, by the batched lattice of :func:`many_sums`.
+
+    If ``phi ~ Beta(a, b)`` then ``1 - phi ~ Beta(b, a)``, so with ``m`` classes
+
+        T = (sum_i phi_i + sum_i (1 - theta_i)) / (2 m) = (lambda_base + 1 - lambda_now) / 2
+
+    is the average of ``2 m`` independent Betas ``Beta(a_base_i, b_base_i)`` and
+    ``Beta(b_now_i, a_now_i)``, and ``lambda_now < lambda_base - margin`` exactly when
+    ``T > (1 + margin) / 2``: the probability above "chance" ``(1 + margin) / 2`` of a
+    ``2 m``-class posterior. Against a number ``c``, ``1 - lambda_now`` (``m`` reflected
+    classes) exceeds ``1 - c + margin``. The probability is the computed upper tail itself
+    (not one minus a distribution function), so a small ``P(worse)`` is not lost to
+    cancellation (absolute error about 1e-12 or less).
+
+    Parameters
+    ----------
+    a_now, b_now : ndarray, shape (G, l)
+        Beta parameters of the class accuracies of each window.
+    inc : ndarray of bool, shape (G, l)
+        Classes of each row (at least two; at least three against a number).
+    a_base, b_base : ndarray, shape (G, l), optional
+        Beta parameters of each row's baseline (counted baselines).
+    number : float, optional
+        The baseline balanced accuracy (a number baseline).
+    margin : float
+        How much worse counts as worse.
+    advance : callable, optional
+        Called with the number of rows done after each batch of them.
+
+    Returns
+    -------
+    p : ndarray, shape (G,)
+        NaN where ``handled`` is False.
+    handled : ndarray of bool, shape (G,)
+        Rows computed here; :func:`many_sums` leaves out rows without a class whose density
+        vanishes to high order at the ends of its support (every class with fewer than six
+        errors or six correct examples: small windows), a non-integer low exponent at an end
+        with mass (Jeffreys' prior) or too many lattice points. The others need
+        :func:`p_worse_pairs` or a :class:`bacc.distributions.BetaSum`.
+    """
+    a_now, b_now = np.asarray(a_now, float), np.asarray(b_now, float)
+    inc = np.asarray(inc, bool)
+    if number is None:
+        A = np.concatenate([np.asarray(a_base, float), b_now], axis=1)
+        B = np.concatenate([np.asarray(b_base, float), a_now], axis=1)
+        inc2 = np.concatenate([inc, inc], axis=1)
+        chance = 0.5 * (1.0 + margin)
+    else:
+        A, B, inc2 = b_now, a_now, inc
+        chance = 1.0 - (number - margin)
+    # placeholders in left-out classes keep every array finite (many_sums never reads them)
+    A = np.where(inc2, A, 2.0)
+    B = np.where(inc2, B, 2.0)
+    _, _, p, handled = many_sums(A, B, inc2, chance, np.array([0.025, 0.975]), advance=advance,
+                                 quantiles=False)
+    return np.clip(p, 0.0, 1.0), handled
