@@ -1,4 +1,5 @@
-"""The ``bacc`` command: evaluate, compare, rank, coverage, report and demo.
+"""The ``bacc`` command: evaluate, compare, rank, coverage, report, population, plan, next-label,
+monitor and demo.
 
 Presentation and input only; the library computes every number. The package:
 

@@ -41,13 +41,17 @@ def _rate(m) -> str:
             f"(Monte Carlo error {100 * m.false_alarm_se:.2f}%, {m.n_simulated} simulated windows)")
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def monitoring_head(m) -> list[str]:
     """The opening lines: size, baseline, decision rule and its measured false-alarm rate."""
     n_alarm = int(m.alarm.sum())
     alarmed = len(m.alarms)
     return [
-        f"{len(m.detectors)} detectors, {len(m)} windows of {m.window}, {n_alarm} alarming "
-        f"windows in {alarmed} detectors",
+        f"{_count(len(m.detectors), 'detector')}, {_count(len(m), 'window')} of {m.window}, "
+        f"{_count(n_alarm, 'alarming window')} in {_count(alarmed, 'detector')}",
         f"baseline: {m.baseline}",
         f"rule: {m.rule}",
         _rate(m),
