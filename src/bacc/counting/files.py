@@ -118,6 +118,60 @@ def is_file_source(source: Any) -> bool:
     )
 
 
+def open_files(source, sep: str | None, memory_limit: str | None):
+    """A DuckDB reader of the files of ``source`` and their schema.
+
+    Returns ``(duckdb, con, files, fmt, where, reader, params, schema)``: the module, a new
+    connection (the caller closes it), the files, their one format, the phrase naming them in
+    messages, the table function and its parameters, and the ``DESCRIBE`` rows.
+
+    Raises
+    ------
+    BaccError
+        No such file, no file matched, files of mixed or unknown formats, a bad memory limit,
+        or DuckDB could not read the files.
+    """
+    raw = [source] if isinstance(source, str | os.PathLike) else list(source)
+    paths = [os.fspath(p) for p in raw]
+    where = paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more)"
+    files = _expand(paths)
+    formats = {_file_format(f) for f in files}
+    if None in formats:
+        odd = next(f for f in files if _file_format(f) is None)
+        raise BaccError(
+            f"cannot tell the format of {odd} from its name; name files .csv, .tsv, .parquet or .jsonl"
+        )
+    if len(formats) > 1:
+        raise BaccError(f"{where}: files of different formats ({', '.join(sorted(formats))}); count them apart")
+    fmt = formats.pop()
+    duckdb = require("duckdb", "data", "counting files")
+    try:
+        con = duckdb.connect(config={} if memory_limit is None else {"memory_limit": str(memory_limit)})
+    except duckdb.Error as exc:
+        raise BaccError(f"memory_limit={memory_limit!r}: {first_line(exc)}") from None
+    try:
+        # names are literal: escape what DuckDB would expand as a glob again
+        params: list = [[glob.escape(f) for f in files]]
+        if fmt == "parquet":
+            reader = "read_parquet(?, union_by_name = true)"
+        elif fmt == "json":
+            reader = "read_json_auto(?, format = 'newline_delimited', union_by_name = true)"
+        else:
+            reader = "read_csv(?, header = true, union_by_name = true"
+            if sep is not None:
+                reader += ", delim = ?"
+                params.append(sep)
+            reader += ")"
+        try:
+            schema = con.execute(f"DESCRIBE SELECT * FROM {reader}", params).fetchall()
+        except duckdb.Error as exc:
+            raise BaccError(f"cannot read {where}: {first_line(exc)}") from None
+    except BaseException:
+        con.close()
+        raise
+    return duckdb, con, files, fmt, where, reader, params, schema
+
+
 def tally_files(
     source, spec: Spec, *, sep: str | None, progress: bool, memory_limit: str | None = None
 ) -> Tally:
@@ -150,44 +204,8 @@ def tally_files(
     MissingDependencyError
         DuckDB is not installed (``pip install "bacc[data]"``).
     """
-    raw = [source] if isinstance(source, str | os.PathLike) else list(source)
-    paths = [os.fspath(p) for p in raw]
-    where = paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more)"
-    files = _expand(paths)
-    formats = {_file_format(f) for f in files}
-    if None in formats:
-        odd = next(f for f in files if _file_format(f) is None)
-        raise BaccError(
-            f"cannot tell the format of {odd} from its name; name files .csv, .tsv, .parquet or .jsonl"
-        )
-    if len(formats) > 1:
-        raise BaccError(f"{where}: files of different formats ({', '.join(sorted(formats))}); count them apart")
-    fmt = formats.pop()
-    duckdb = require("duckdb", "data", "counting files")
-    if memory_limit is None:
-        con = duckdb.connect()
-    else:
-        try:
-            con = duckdb.connect(config={"memory_limit": str(memory_limit)})
-        except duckdb.Error as exc:
-            raise BaccError(f"memory_limit={memory_limit!r}: {first_line(exc)}") from None
+    duckdb, con, files, fmt, where, reader, params, schema = open_files(source, sep, memory_limit)
     try:
-        # names are literal: escape what DuckDB would expand as a glob again
-        params: list = [[glob.escape(f) for f in files]]
-        if fmt == "parquet":
-            reader = "read_parquet(?, union_by_name = true)"
-        elif fmt == "json":
-            reader = "read_json_auto(?, format = 'newline_delimited', union_by_name = true)"
-        else:
-            reader = "read_csv(?, header = true, union_by_name = true"
-            if sep is not None:
-                reader += ", delim = ?"
-                params.append(sep)
-            reader += ")"
-        try:
-            schema = con.execute(f"DESCRIBE SELECT * FROM {reader}", params).fetchall()
-        except duckdb.Error as exc:
-            raise BaccError(f"cannot read {where}: {first_line(exc)}") from None
         if fmt == "csv":
             # labels and groups are read as text, as bacc.readers reads CSV: the sniffer would turn
             # "yes"/"no" into booleans and "007" into 7, and could type the two label columns apart

@@ -22,8 +22,6 @@ Window starts come back as naive :class:`datetime.datetime` values (UTC).
 from __future__ import annotations
 
 import datetime as _dt
-import glob
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,7 +34,7 @@ from ..confusion import ConfusionMatrix
 from ..errors import BaccError, require
 from .assemble import assemble
 from .columns import tally_columns
-from .files import _expand, _file_format, _quote, _run_with_progress, is_file_source
+from .files import _quote, _run_with_progress, is_file_source, open_files
 from .frames import _fetch, open_frame
 from .grouped import GroupedCounts
 from .tally import Spec, Tally, clean_value, first_line
@@ -361,37 +359,9 @@ _SQL_TIMES = {
 
 
 def _tally_files(source, spec: _TimeSpec, w: Window, bounds, *, sep, progress, memory_limit) -> Tally:
-    raw = [source] if isinstance(source, str | os.PathLike) else list(source)
-    paths = [os.fspath(p) for p in raw]
-    where = paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more)"
-    files = _expand(paths)
-    formats = {_file_format(f) for f in files}
-    if None in formats or len(formats) > 1:
-        raise BaccError(f"{where}: give files of one format named .csv, .tsv, .parquet or .jsonl")
-    fmt = formats.pop()
-    duckdb = require("duckdb", "data", "counting files")
-    try:
-        config = {} if memory_limit is None else {"memory_limit": str(memory_limit)}
-        con = duckdb.connect(config=config)
-    except duckdb.Error as exc:
-        raise BaccError(f"memory_limit={memory_limit!r}: {first_line(exc)}") from None
+    duckdb, con, files, fmt, where, reader, params, schema = open_files(source, sep, memory_limit)
     try:
         con.execute("SET TimeZone = 'UTC'")
-        params: list = [[glob.escape(f) for f in files]]
-        if fmt == "parquet":
-            reader = "read_parquet(?, union_by_name = true)"
-        elif fmt == "json":
-            reader = "read_json_auto(?, format = 'newline_delimited', union_by_name = true)"
-        else:
-            reader = "read_csv(?, header = true, union_by_name = true"
-            if sep is not None:
-                reader += ", delim = ?"
-                params.append(sep)
-            reader += ")"
-        try:
-            schema = con.execute(f"DESCRIBE SELECT * FROM {reader}", params).fetchall()
-        except duckdb.Error as exc:
-            raise BaccError(f"cannot read {where}: {first_line(exc)}") from None
         types = {row[0]: str(row[1]).upper() for row in schema}
         sql, params = _window_sql(types, spec, w, bounds, reader, params, where, csv=(fmt == "csv"))
         try:
