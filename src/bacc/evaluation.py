@@ -8,7 +8,7 @@ import numpy as np
 
 from . import metrics
 from ._engine import beta as _beta
-from ._engine.convert import FrozenArrays, jsonable, readonly
+from ._engine.convert import FrozenArrays, built_on_first_use, jsonable, readonly
 from ._engine.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix, chance_level
 from .errors import BaccError
@@ -126,16 +126,10 @@ class Evaluation(FrozenArrays):
     p_above_chance: float
 
     def __getattr__(self, name: str):
-        # Reached only for names not in the instance: ``classes`` of an evaluation whose
-        # per-class results :func:`evaluate` leaves to be built here on first use (for 1000
-        # classes they cost 10-20 ms, a sixth of the whole evaluation, and many callers read
-        # the balanced accuracy only). Built once and kept, so the evaluation never changes.
-        source = self.__dict__.get("_class_source") if name == "classes" else None
-        if source is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = _class_results(*source)
-        self.__dict__["classes"] = value
-        return value
+        # ``classes``, which :func:`evaluate` leaves to be built on first use: for 1000 classes
+        # they cost 10-20 ms, a sixth of the whole evaluation, and many callers read the
+        # balanced accuracy only
+        return built_on_first_use(self, name, "classes", "_class_source", _class_results)
 
     @property
     def prior(self) -> tuple[np.ndarray, np.ndarray]:

@@ -80,7 +80,7 @@ from ._engine.bounds import (
     tail_level,
 )
 from ._engine.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
-from ._engine.convert import jsonable
+from ._engine.convert import built_on_first_use, jsonable
 from ._engine.validate import (
     check_confidence,
     check_method,
@@ -325,15 +325,9 @@ class Interval:
     fold_values: tuple[float, ...] = ()
 
     def __getattr__(self, name: str):
-        # Reached only for names not in the instance: ``per_class`` of an exact interval, whose
-        # rows :func:`exact_interval` leaves to be built here on first use (most callers read
-        # the two bounds only). Built once and kept, so the interval never changes.
-        rows = self.__dict__.get("_per_class_rows") if name == "per_class" else None
-        if rows is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = _exact_class_rows(*rows)
-        self.__dict__["per_class"] = value
-        return value
+        # ``per_class`` of an exact interval, whose rows :func:`exact_interval` leaves to be
+        # built on first use (most callers read the two bounds only)
+        return built_on_first_use(self, name, "per_class", "_per_class_rows", _exact_class_rows)
 
     @property
     def approximate(self) -> bool:
