@@ -312,3 +312,18 @@ def test_a_narrow_part_inside_a_narrow_part_is_tabulated_coarsely():
     mu, sd = ref_mean_sd_cf(a, b, w)
     x = mu + sd * Z
     assert np.max(np.abs(np.asarray(d.cdf(x)) - ref_cdf_cf(x, a, b, w))) <= 2e-10
+
+
+# ---------------------------------------------------------------- (10) one wide class, rough ends
+
+
+@pytest.mark.parametrize(
+    ("n", "k"),
+    [([4051, 5, 81402579], [0, 2, 72363902]), ([163763, 4, 11609623], [163763, 3, 4003433])],
+)
+def test_a_few_examples_beside_two_huge_classes_jeffreys(n, k):
+    # the class of 4 or 5 examples spans the whole posterior, and its density is rough at the
+    # ends of its support; the two others are ~1000x narrower and set a lattice step of about
+    # 3e-6 over its whole span (its exact CDF at ~300 000 points, by bacc._engine.beta_grid)
+    post = bacc.evaluate(confusion(n, k), prior="jeffreys").balanced_accuracy
+    check(post, *beta_params(n, k, "jeffreys"), density=True)

@@ -45,6 +45,7 @@ import numpy as np
 from scipy import fft as sfft
 
 from . import beta as _beta
+from .beta_grid import beta_tails_grid
 from .components import MANY_LATTICE as _MANY  # from here the sum is smooth at the step
 
 __all__ = ["GridTable"]
@@ -296,7 +297,7 @@ def _scaled_beta_cdfs(
     m_lo = (int(np.floor(lo / h)) - 1) * top
     m_hi = (int(np.ceil(hi / h)) + 1) * top
     t = np.arange(m_lo, m_hi + 1) * (h / top) / w
-    F, S = _beta.beta_tails(a, b, np.clip(t, 0.0, 1.0))
+    F, S = beta_tails_grid(a, b, t)
     below = t <= a / (a + b)
     return [
         (m_lo // (top >> L), F[:: top >> L], S[:: top >> L], below[:: top >> L])
