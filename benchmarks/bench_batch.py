@@ -9,7 +9,8 @@ Two workloads (issue 14, "Deployed detectors"):
 * ten-class: detectors with 10 to 5000 examples per class (log-uniform) and class accuracies
   uniform in 0.5 .. 1 (perfect classes are frequent among the small ones).
 
-For each it prints groups per second of evaluate_many (wall clock, and CPU time of this
+For each it prints groups per second of evaluate_many with its default threads (one per CPU)
+and with one thread (wall clock, and CPU time of this
 process: the machine is shared, and wall-clock rates vary with its load), of a loop of single
 ``evaluate`` + ``exact_interval`` calls timed on the first groups in the same run, their ratio,
 and the largest difference between the numbers of the two (posterior mean, credible interval,
@@ -28,6 +29,7 @@ import warnings
 import numpy as np
 
 import bacc
+from bacc._engine.threads import available_cpus
 
 
 def binary_detectors(detectors: int = 1000, days: int = 365, state: int = 0) -> np.ndarray:
@@ -61,10 +63,18 @@ def ten_class(G: int, state: int = 1, l: int = 10) -> np.ndarray:
 
 def run(name: str, stack: np.ndarray, n_loop: int) -> None:
     G = stack.shape[0]
+    threads = min(available_cpus(), 8)
     bacc.evaluate_many(stack[:50], progress=False)  # warm-up
     t, c = time.perf_counter(), time.process_time()
-    res = bacc.evaluate_many(stack, progress=False)
+    one = bacc.evaluate_many(stack, progress=False, workers=1)
+    t_one, c_one = time.perf_counter() - t, time.process_time() - c
+    t, c = time.perf_counter(), time.process_time()
+    res = bacc.evaluate_many(stack, progress=False)  # default: a thread per CPU
     t_batch, c_batch = time.perf_counter() - t, time.process_time() - c
+    same = all(
+        np.array_equal(getattr(one, f), getattr(res, f))
+        for f in ("lower", "upper", "p_above_chance", "exact_lower", "exact_upper")
+    )
     n_loop = min(G, n_loop)
     diff = 0.0
     t, c = time.perf_counter(), time.process_time()
@@ -81,7 +91,9 @@ def run(name: str, stack: np.ndarray, n_loop: int) -> None:
     t_loop, c_loop = time.perf_counter() - t, time.process_time() - c
     print(f"{name}: {G} groups")
     print(f"  evaluate_many     : {G / t_batch:9.0f} groups/s wall ({t_batch:.2f} s), "
-          f"{G / c_batch:9.0f} groups/s CPU ({c_batch:.2f} s)")  # fmt: skip
+          f"{G / c_batch:9.0f} groups/s CPU ({c_batch:.2f} s), {threads} threads")  # fmt: skip
+    print(f"  ... one thread    : {G / t_one:9.0f} groups/s wall ({t_one:.2f} s), "
+          f"{G / c_one:9.0f} groups/s CPU ({c_one:.2f} s); same numbers: {same}")  # fmt: skip
     print(f"  loop of evaluate  : {n_loop / t_loop:9.0f} groups/s wall, "
           f"{n_loop / c_loop:9.0f} groups/s CPU (first {n_loop} groups)")  # fmt: skip
     print(f"  ratio             : {t_loop / n_loop * G / t_batch:9.1f} wall, "
@@ -95,7 +107,7 @@ def main() -> None:
     ap.add_argument("--ten", type=int, default=4_000, help="ten-class groups (0: skip)")
     ap.add_argument("--loop", type=int, default=300, help="single evaluations timed per workload")
     args = ap.parse_args()
-    print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")
+    print(f"load average at start: {os.getloadavg()[0]:.1f} ({available_cpus()} CPUs)")
     if args.binary:
         detectors = max(1, args.binary // 365)
         run("binary, 1 000 detectors x 365 days", binary_detectors(detectors)[: args.binary],

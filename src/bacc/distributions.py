@@ -269,7 +269,14 @@ class SumDistribution(ContinuousDistribution):
         if table_start is not None:
             start = np.clip(table_start, lo_s, hi_s)
         tol = max(4e-16 * max(abs(lo_s), abs(hi_s)), 1e-10 * self.std())
-        return newton_rounds(target, upper, start, np.full(n, lo_s), np.full(n, hi_s), np.full(n, tol))
+        return newton_rounds(
+            target, upper, start, np.full(n, lo_s), np.full(n, hi_s), np.full(n, tol),
+            self._kinks(),
+        )
+
+    def _kinks(self):
+        """Points where the density may have a kink (see :func:`newton_rounds`), or None."""
+        return None
 
     def _quantile(self, target, upper):
         """Solve tail(x) = target (tail = cdf, or sf where upper); target in (0, 0.5]."""
@@ -642,6 +649,17 @@ class BetaSum(SumDistribution):
         if self._grid is not None:
             return self._grid.values(x, kinds)
         return self._b_values(x, kinds)
+
+    def _kinks(self):
+        if self._pair is None:
+            return None
+        # sums of the two components' support ends where both densities jump (parameter 1,
+        # flat prior) or are infinite (below 1); the corners 0 and wB + wR are support ends
+        P = self._pair.P
+        aB, bB, aR, bR = (float(P[k][0]) for k in ("aB", "bB", "aR", "bR"))
+        wB, wR = float(P["wB"][0]), float(P["wR"][0])
+        kinks = [wR] * (aB <= 1.0 and bR <= 1.0) + [wB] * (bB <= 1.0 and aR <= 1.0)
+        return self._offset + np.array(kinks) if kinks else None
 
     def _table_start(self, target, upper):
         if self._grid is None:

@@ -92,20 +92,22 @@ class PairSums:
             self._full = (dl, dr, fw)
         return self._full
 
-    def values(self, x, kinds, which=None):
+    def values(self, x, kinds, which=None, upper=None):
         """cdf / sf / pdf at ``x``; ``which[i]`` is the sum that ``x[i]`` belongs to.
 
         ``which=None`` means every x belongs to the first (or only) sum. The slope of the
         density (``"dpdf"``) is NaN for sums where it would need boundary terms (a parameter
-        of B <= 1).
+        of B <= 1). Kind ``"tail"`` is the sf where ``upper`` (bool per x), else the cdf.
         """
-        out = self._values(np.asarray(x, dtype=float), kinds, which)
+        x = np.asarray(x, dtype=float)
+        up = None if upper is None else np.broadcast_to(np.asarray(upper, dtype=bool), x.shape)
+        out = self._values(x, kinds, which, up)
         if "dpdf" in kinds and not self.slope_ok.all():
             ok = self.slope_ok if which is None else self.slope_ok[which]
             out["dpdf"] = np.where(ok, out["dpdf"], np.nan)
         return out
 
-    def _values(self, x, kinds, which):
+    def _values(self, x, kinds, which, up):
         P = self.P
         keys = ("wB", "wR", "tlo", "thi")
         if which is None:
@@ -122,37 +124,25 @@ class PairSums:
         hi_out = t1 >= thi
         full = lo_out & hi_out & smooth
         if full.all():  # the common case: cached nodes only
-            return self._full_sum(x, t1, t2, sums, kinds, slice(None))
+            return self._full_sum(x, t1, t2, sums, kinds, slice(None), up)
         cut = smooth & (lo_out | int_b) & (hi_out | int_a) & ~full
         n = x.size
         out = {k: np.empty(n) for k in kinds}
         rows_f, rows_c = np.flatnonzero(full), np.flatnonzero(cut)
         rows_t = np.flatnonzero(~(full | cut))
         if rows_c.size:
-            # Gauss-Legendre rows: cut ones with their own nodes, full ones with the cached
-            # nodes, summed in one pass
+            # Gauss-Legendre rows on [c, d]
             sB, one_sB, fw, Pr, base = self._nodes_on_cut(x, t1, t2, sums, rows_c, _GL_RULE)
-            if rows_f.size:
-                sBf, one_sBf, fwf, Pf = self._full_nodes_at(t1, t2, sums, rows_f)
-                zero = np.zeros(rows_f.size)
-                sB, one_sB, fw, b0, b1 = (
-                    np.concatenate(v)
-                    for v in ((sB, sBf), (one_sB, one_sBf), (fw, fwf), (base[0], zero), (base[1], zero))
-                )
-                base = (b0, b1)
-                if self._many:
-                    Pr = {key: np.concatenate([Pr[key], Pf[key]]) for key in Pr}
-                rows_c = np.concatenate([rows_c, rows_f])
-            vals = _pair_sum(x[rows_c], sB, one_sB, fw, Pr, kinds, base)
+            vals = _pair_sum(x[rows_c], sB, one_sB, fw, Pr, kinds, base, _rows(up, rows_c))
             for k in kinds:
                 out[k][rows_c] = vals[k]
-        elif rows_f.size:
-            vals = self._full_sum(x, t1, t2, sums, kinds, rows_f)
+        if rows_f.size:
+            vals = self._full_sum(x, t1, t2, sums, kinds, rows_f, up)
             for k in kinds:
                 out[k][rows_f] = vals[k]
         if rows_t.size:
             sB, one_sB, fw, Pr, base = self._nodes_on_cut(x, t1, t2, sums, rows_t, None)
-            vals = _pair_sum(x[rows_t], sB, one_sB, fw, Pr, kinds, base)
+            vals = _pair_sum(x[rows_t], sB, one_sB, fw, Pr, kinds, base, _rows(up, rows_t))
             for k in kinds:
                 out[k][rows_t] = vals[k]
         return out
@@ -187,9 +177,9 @@ class PairSums:
         w = sums[rows]
         return {key: val[w] for key, val in self.P.items()}
 
-    def _full_sum(self, x, t1, t2, sums, kinds, rows):
+    def _full_sum(self, x, t1, t2, sums, kinds, rows, up=None):
         sB, one_sB, fw, Pr = self._full_nodes_at(t1, t2, sums, rows)
-        return _pair_sum(x[rows], sB, one_sB, fw, Pr, kinds)
+        return _pair_sum(x[rows], sB, one_sB, fw, Pr, kinds, None, _rows(up, rows))
 
 
 def _pair_nodes(c, d, P, rule=None):
@@ -222,6 +212,14 @@ def _pair_nodes(c, d, P, rule=None):
     return t, g * scale[:, None], dl, dr, (F[1], S[0])
 
 
+def _log_ratio(t, m):
+    """``log(t / m)``: from the ratio far from ``m``, from the small difference ``(t - m) / m``
+    near it (each where it is accurate; only one of the two logarithms per point)."""
+    far = t < 0.5 * m
+    out = np.log(t / m, where=far, out=np.empty(np.broadcast(t, m).shape))
+    return np.log1p((t - m) / m, where=~far, out=out)
+
+
 def _gauss_legendre_rule(n: int = 48):
     x, w = np.polynomial.legendre.leggauss(n)
     return (x + 1.0) / 2.0, (1.0 - x) / 2.0, w / 2.0
@@ -234,7 +232,11 @@ def _is_integer(v):
     return np.abs(v - np.round(v)) < 1e-12
 
 
-def _pair_sum(x, sB, one_sB, fw, P, kinds, base=None):
+def _rows(up, rows):
+    return None if up is None else up[rows]
+
+
+def _pair_sum(x, sB, one_sB, fw, P, kinds, base=None, up=None):
     """Sum of the quadrature: ``F_B(s(t))`` (or its complement, or ``f_B``) times R's weights.
 
     ``sB`` and ``one_sB`` are ``s(t)`` and ``1 - s(t)``, each computed from its own end point;
@@ -244,30 +246,42 @@ def _pair_sum(x, sB, one_sB, fw, P, kinds, base=None):
     instead, that mass is below 1e-14 (and it is left out for the whole-span rule).
     """
     small = sB <= 0.5
-    s_acc = _unit(np.where(small, sB, 1.0 - one_sB))
-    one_s = _unit(np.where(small, 1.0 - sB, one_sB))
+    # x: the smaller of s and 1 - s, each from its own end point (the accurate one); at x the
+    # node's B is Beta(a, b) where s <= 1/2, else Beta(b, a) (its reflection, at 1 - s)
+    x = _unit(np.where(small, sB, one_sB))
     aB, bB = P["aB"][:, None], P["bB"][:, None]
+    ax = np.where(small, aB, bB)
+    bx = np.where(small, bB, aB)
     out = {}
-    if "cdf" in kinds or "sf" in kinds:
+    if "cdf" in kinds or "sf" in kinds or "tail" in kinds:
         # one incomplete beta per node, in the tail where it is accurate:
         # v = F_B(s) where s <= 1/2, else 1 - F_B(s) = I_{1-s}(b, a)
-        v = sc.betainc(np.where(small, aB, bB), np.where(small, bB, aB), np.where(small, s_acc, one_s))
+        v = sc.betainc(ax, bx, x)
         if "cdf" in kinds:
             out["cdf"] = np.sum(np.where(small, v, 1.0 - v) * fw, axis=1)
         if "sf" in kinds:
             out["sf"] = np.sum(np.where(small, 1.0 - v, v) * fw, axis=1)
+        if "tail" in kinds:
+            # the sf where ``up``, else the cdf: one pass instead of both
+            out["tail"] = np.sum(np.where(small ^ up[:, None], v, 1.0 - v) * fw, axis=1)
         if base is not None:
             if "cdf" in kinds:
                 out["cdf"] += base[0]
             if "sf" in kinds:
                 out["sf"] += base[1]
+            if "tail" in kinds:
+                out["tail"] += np.where(up, base[1], base[0])
     if "pdf" in kinds or "dpdf" in kinds:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-            logfB = sc.xlogy(aB - 1.0, s_acc) + sc.xlogy(bB - 1.0, one_s) - P["lbB"][:, None]
+            am1, bm1 = ax - 1.0, bx - 1.0
+            one_x = 1.0 - x
+            logfB = sc.xlogy(am1, x) + sc.xlogy(bm1, one_x) - P["lbB"][:, None]
             terms = np.exp(logfB) * fw
             if "dpdf" in kinds:
-                # d/ds of B's density: f_B(s) ((a - 1) / s - (b - 1) / (1 - s))
-                dterms = terms * ((aB - 1.0) / s_acc - (bB - 1.0) / one_s)
+                # d/ds of B's density: f_B(s) ((a - 1) / s - (b - 1) / (1 - s)), which at the
+                # reflected nodes (s = 1 - x) is minus the same expression in x
+                slope = am1 / x - bm1 / one_x
+                dterms = terms * np.where(small, slope, -slope)
         out["pdf"] = np.sum(np.where(np.isfinite(terms), terms, 0.0), axis=1) / P["wB"]
         if "dpdf" in kinds:
             wB2 = P["wB"] * P["wB"]
