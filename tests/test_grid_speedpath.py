@@ -273,3 +273,20 @@ def test_table_starts_of_quantiles_are_close_to_the_solution(q):
     start = d._grid.table_quantile(np.array([min(q, 1 - q)]), np.array([upper]))[0] + d._offset
     # inverse cubic interpolation: within 1e-6 standard deviations (linear: ~1e-4)
     assert abs(start - exact) < 1e-6 * d.std()
+
+
+def test_stop_loss_on_threads_gives_the_same_numbers(monkeypatch):
+    """The stop-loss transforms of a large lattice run in chunks on threads: element-wise, so
+    the masses are the same numbers with one thread or several."""
+    rng = np.random.default_rng(5)
+    a = rng.uniform(0.5, 30.0, 200)
+    b = rng.uniform(0.5, 30.0, 200)
+    w = np.full(200, 1.0 / 200)
+    lo, hi = _beta.beta_tail_span(a, b, _grid._TAIL)
+    h = w[0] / 160
+    threaded = _grid._lattice_masses(a, b, w, lo * w, hi * w, h, 2)
+    monkeypatch.setattr(_grid, "_THREADED_POINTS", 10**12)
+    single = _grid._lattice_masses(a, b, w, lo * w, hi * w, h, 2)
+    for lt, ls in zip(threaded, single, strict=True):
+        for (s1, m1), (s2, m2) in zip(lt, ls, strict=True):
+            assert np.array_equal(s1, s2) and np.array_equal(m1, m2)

@@ -47,6 +47,7 @@ from scipy import fft as sfft
 from . import beta as _beta
 from .beta_grid import beta_tails_grid
 from .components import MANY_LATTICE as _MANY  # from here the sum is smooth at the step
+from .threads import available_cpus, run_chunks
 
 __all__ = ["GridTable"]
 
@@ -65,6 +66,7 @@ _DIRECT = 8  # up to this many lattice components are convolved by a single FFT
 _SMOOTH_SUM = 100  # from this many, the smooth h^4 term is added back instead of extrapolated
 _H4_TERM = 1e-10  # below this the h^4 term is left out of the extrapolation
 _CHECK = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # where a cell's interpolant is checked
+_THREADED_POINTS = 40_000  # stop-loss transforms at this many points or more run on threads
 
 
 def _lattice_masses(
@@ -106,8 +108,7 @@ def _lattice_masses(
     j = np.arange(rows.size) - (first - g0)[rows]  # lattice index of each point
     # G = excess + (x - mean)_+: the excess is small in both tails (no rounding noise from a
     # large linear part); the second part has the triangular masses of a point at the mean
-    g = w[rows] * _beta.beta_stoploss(_unit_points(j, w, fine, rows), a, b, rows=rows,
-                                      excess=True)  # fmt: skip
+    g = _stoploss(_unit_points(j, w, fine, rows), a, b, w, rows)
     mean = w * a / (a + b)
     bounds = _row_blocks(counts) if a.size > _DIRECT else [0, a.size]
     out = []
@@ -122,6 +123,27 @@ def _lattice_masses(
             blocks.append((j0, m))
         out.append(blocks)
     return out
+
+
+def _stoploss(t: np.ndarray, a, b, w, rows) -> np.ndarray:
+    """``w * E[(t - X)_+]`` (the excess form) at every point, in chunks on a thread per CPU
+    when there are many points (an element-wise computation: the same numbers either way)."""
+    n = t.size
+    workers = min(available_cpus(), 4)
+    if n < _THREADED_POINTS or workers < 2:
+        return w[rows] * _beta.beta_stoploss(t, a, b, rows=rows, excess=True)
+    g = np.empty(n)
+    size = -(-n // workers)
+
+    def chunk(start):
+        part = slice(start, start + size)
+        r = rows[part]
+        g[part] = w[r] * _beta.beta_stoploss(t[part], a, b, rows=r, excess=True)
+        return start
+
+    for _ in run_chunks(chunk, list(range(0, n, size)), workers):
+        pass
+    return g
 
 
 def _masses(
