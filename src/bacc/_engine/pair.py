@@ -61,7 +61,7 @@ class PairSums:
     * otherwise the tanh-sinh rule on ``[c, d]``, which tolerates end-point singularities.
     """
 
-    def __init__(self, aB, bB, wB, aR, bR, wR) -> None:
+    def __init__(self, aB, bB, wB, aR, bR, wR, nodes: int = 48) -> None:
         aB, bB, wB, aR, bR, wR = (
             np.atleast_1d(np.asarray(v, dtype=float)) for v in (aB, bB, wB, aR, bR, wR)
         )
@@ -83,12 +83,15 @@ class PairSums:
         self.slope_ok = (aB > 1.0) & (bB > 1.0)
         self._many = aB.size > 1
         self._full = None
+        # Gauss-Legendre rule of the smooth rows (48 nodes; fewer where a caller evaluates the
+        # sums inside an outer quadrature and measured that its error allows it)
+        self._rule = _GL_RULE if nodes == 48 else _gauss_legendre_rule(nodes)
 
     def _full_nodes(self):
         """Gauss-Legendre nodes over R's whole span, per sum: (left, right distances, weights)."""
         if self._full is None:
             P = self.P
-            _, fw, dl, dr, _ = _pair_nodes(P["tlo"], P["thi"], P, _GL_RULE)
+            _, fw, dl, dr, _ = _pair_nodes(P["tlo"], P["thi"], P, self._rule)
             self._full = (dl, dr, fw)
         return self._full
 
@@ -132,7 +135,7 @@ class PairSums:
         rows_t = np.flatnonzero(~(full | cut))
         if rows_c.size:
             # Gauss-Legendre rows on [c, d]
-            sB, one_sB, fw, Pr, base = self._nodes_on_cut(x, t1, t2, sums, rows_c, _GL_RULE)
+            sB, one_sB, fw, Pr, base = self._nodes_on_cut(x, t1, t2, sums, rows_c, self._rule)
             vals = _pair_sum(x[rows_c], sB, one_sB, fw, Pr, kinds, base, _rows(up, rows_c))
             for k in kinds:
                 out[k][rows_c] = vals[k]
