@@ -73,6 +73,8 @@ Electronic Communications in Probability 22, paper 54.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy import fft as sfft
 from scipy import special as sc
@@ -158,6 +160,34 @@ def _em_step(p: np.ndarray, q: np.ndarray, log_c: np.ndarray, gregory: np.ndarra
 
 def _is_integer(v: np.ndarray) -> np.ndarray:
     return np.abs(v - np.round(v)) < 1e-12
+
+
+class _Groups(NamedTuple):
+    """The arrays of :func:`many_sums` that its chunks take rows of: per group and class
+    (Beta parameters, tail spans, lattice index ranges, lattice and narrow classes), per group
+    (weight, lattice points per weight, the exact class, moments, FFT length and window)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    w: np.ndarray
+    M: np.ndarray
+    j_lo: np.ndarray
+    j_hi: np.ndarray
+    rows: np.ndarray
+    narrow: np.ndarray
+    ib: np.ndarray
+    mu: np.ndarray
+    var: np.ndarray
+    m3: np.ndarray
+    k4: np.ndarray
+    mean: np.ndarray
+    sigma: np.ndarray
+    mom3: np.ndarray
+    cum4: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    fft_len: np.ndarray
+    window_start: np.ndarray
 
 
 def many_sums(
@@ -305,6 +335,11 @@ def many_sums(
     todo = np.flatnonzero(handled)
     if todo.size == 0:
         return lower, upper, p_above, handled
+    groups = _Groups(
+        a=a, b=b, w=w, M=M, j_lo=j_lo, j_hi=j_hi, rows=rows, narrow=narrow, ib=ib, mu=mu,
+        var=var, m3=m3, k4=k4, mean=mean, sigma=sigma, mom3=mom3, cum4=cum4, lo=lo, hi=hi,
+        fft_len=fft_len, window_start=window_start,
+    )  # fmt: skip
     # groups of similar lattice lengths share one FFT length
     todo = todo[np.argsort(fft_len[todo], kind="stable")]
     start = 0
@@ -321,33 +356,7 @@ def many_sums(
             rows_per = rows2
             stop += 1
         chunk = todo[start:stop]
-        res = _chunk(
-            chunk,
-            a,
-            b,
-            w,
-            M,
-            j_lo,
-            j_hi,
-            rows,
-            narrow,
-            ib,
-            mu,
-            var,
-            m3,
-            k4,
-            mean,
-            sigma,
-            mom3,
-            cum4,
-            lo,
-            hi,
-            chance,
-            q,
-            fft_len,
-            window_start,
-            quantiles,
-        )
+        res = _chunk(chunk, groups, chance, q, quantiles)
         lower[chunk], upper[chunk], p_above[chunk] = res
         if advance is not None:
             advance(chunk.size)
@@ -355,34 +364,10 @@ def many_sums(
     return lower, upper, p_above, handled
 
 
-def _chunk(
-    g,
-    a,
-    b,
-    w,
-    M,
-    j_lo,
-    j_hi,
-    rows,
-    narrow,
-    ib,
-    mu,
-    var,
-    m3,
-    k4,
-    mean,
-    sigma,
-    mom3,
-    cum4,
-    lo,
-    hi,
-    chance,
-    q,
-    fft_len,
-    window_start,
-    quantiles=True,
-):
+def _chunk(g, groups: _Groups, chance, q, quantiles=True):
     """Lattice, convolution and quantile iterations for the groups ``g`` (one FFT length)."""
+    (a, b, w, M, j_lo, j_hi, rows, narrow, ib, mu, var, m3, k4, mean, sigma, mom3, cum4, lo, hi,
+     fft_len, window_start) = groups  # fmt: skip
     n = g.size
     wg = w[g]
     h = wg / M[g]
