@@ -50,6 +50,15 @@ def beta_params(n, k, prior: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return k + p, n - k + p, np.full(n.size, 1.0 / n.size)
 
 
+def mixed_sizes(rng, m: int, decades: float) -> tuple[np.ndarray, np.ndarray]:
+    """m classes of 1 to 10^decades examples (log-uniform): a fifth perfect, a tenth all wrong,
+    the others 30-100 % correct (the mixes of benchmarks/bench_mixed.py; draws in its order)."""
+    n = np.maximum(np.round(10 ** rng.uniform(0, decades, m)), 1).astype(np.int64)
+    r = rng.random(m)
+    k = np.where(r < 0.2, n, np.where(r < 0.3, 0, np.floor(n * rng.uniform(0.3, 1.0, m))))
+    return n, k.astype(np.int64)
+
+
 def check(dist, a, b, w, *, z=Z, quantiles=True, density=False) -> None:
     mu, sd = ref_mean_sd_cf(a, b, w)
     assert dist.mean() == pytest.approx(mu, rel=1e-12, abs=1e-15)
@@ -254,12 +263,10 @@ def test_many_singular_classes_with_the_smooth_h4_term_added_back():
     rng = np.random.default_rng(0)
     for _ in range(9):  # the ninth of the benchmark's random mixes
         m = int(rng.choice([3, 5, 10, 30, 100, 300, 1000]))
-        n = np.maximum(np.round(10 ** rng.uniform(0, 9, m)), 1).astype(np.int64)
-        r = rng.random(m)
-        k = np.where(r < 0.2, n, np.where(r < 0.3, 0, np.floor(n * rng.uniform(0.3, 1.0, m))))
+        n, k = mixed_sizes(rng, m, 9)
         prior = "jeffreys" if rng.random() < 0.5 else "flat"
     assert (m, prior) == (1000, "jeffreys")
-    a, b, w = beta_params(n, k.astype(np.int64), "jeffreys")
+    a, b, w = beta_params(n, k, "jeffreys")
     d = bacc.BetaSum(a, b, w)
     check(d, a, b, w)
     assert d._grid is not None and d._grid.h4_added and 4.0 not in d._grid.exponents
@@ -271,11 +278,8 @@ def test_a_smooth_component_is_kept_exact_when_the_widest_diverges():
     of comparable spread is evaluated exactly instead, so its CDF adds no boundary terms to
     extrapolate. Checked against Gil-Pelaez."""
     rng = np.random.default_rng(4)
-    m = 1000
-    n = np.maximum(np.round(10 ** rng.uniform(0, 4, m)), 1).astype(np.int64)
-    r = rng.random(m)
-    k = np.where(r < 0.2, n, np.where(r < 0.3, 0, np.floor(n * rng.uniform(0.3, 1.0, m))))
-    a, b, w = beta_params(n, k.astype(np.int64), "jeffreys")
+    n, k = mixed_sizes(rng, 1000, 4)
+    a, b, w = beta_params(n, k, "jeffreys")
     d = bacc.BetaSum(a, b, w)
     check(d, a, b, w)
     widest = int(np.argmax(a * b / ((a + b) ** 2 * (a + b + 1))))
@@ -318,11 +322,8 @@ def test_a_narrow_part_inside_a_narrow_part_is_tabulated_coarsely():
     built at a quarter of the resolution (4 steps per standard deviation instead of 16), with
     the CDF still within 2e-10 of Gil-Pelaez."""
     rng = np.random.default_rng(0)
-    m = 1000
-    n = np.maximum(np.round(10 ** rng.uniform(0, 4, m)), 1).astype(np.int64)
-    r = rng.random(m)
-    k = np.where(r < 0.2, n, np.where(r < 0.3, 0, np.floor(n * rng.uniform(0.3, 1.0, m))))
-    a, b, w = beta_params(n, k.astype(np.int64), "jeffreys")
+    n, k = mixed_sizes(rng, 1000, 4)
+    a, b, w = beta_params(n, k, "jeffreys")
     d = bacc.BetaSum(a, b, w)
     mu, sd = ref_mean_sd_cf(a, b, w)
     x = mu + sd * Z
