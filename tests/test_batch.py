@@ -357,3 +357,18 @@ def test_threads_change_no_number():
 def test_bad_workers(workers):
     with pytest.raises(BaccError, match="workers must be a positive whole number"):
         bacc.evaluate_many(np.array([[[3, 1], [2, 5]]]), workers=workers)
+
+
+def test_kinks_of_two_class_sums():
+    """The density of wB B + wR R has a kink at wR when B's density jumps at 0 and R's at 1,
+    at wB when B's jumps at 1 and R's at 0 (a parameter of at most 1 at that end)."""
+    from bacc._engine.pair import PairSums
+
+    sums = PairSums(
+        np.array([1.0, 5.0, 3.0]), np.array([2.0, 1.0, 4.0]), np.array([0.3, 0.3, 0.3]),
+        np.array([74.0, 0.5, 9.0]), np.array([1.0, 6.0, 9.0]), np.array([0.7, 0.7, 0.7]),
+    )  # fmt: skip
+    k = sums.kinks()
+    assert k[0, 0] == 0.7 and np.isinf(k[0, 1])  # B jumps at 0, R at 1
+    assert np.isinf(k[1, 0]) and k[1, 1] == 0.3  # B jumps at 1, R is infinite at 0
+    assert np.isinf(k[2]).all()  # smooth at every end

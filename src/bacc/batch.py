@@ -499,12 +499,10 @@ def _pairs(rows, inc, A, B, q, lower, upper, p_above, chance):
 
     # the density of (X + Y) / 2 has a kink at 1/2 when one class's density jumps (or is
     # infinite) at 0 and the other's at 1: a perfect class beside an all-wrong one
-    P = sums.P
-    kinked = ((P["aB"] <= 1.0) & (P["bR"] <= 1.0)) | ((P["bB"] <= 1.0) & (P["aR"] <= 1.0))
-    kinks = np.where(kinked[sel], 0.5, np.inf)[:, None]
+    kinks = sums.kinks()
     x = newton_quantile(
         tail_and_pdf, target, upper_tail, start, np.zeros(sel.size), np.ones(sel.size), tol,
-        kinks if kinked.any() else None,
+        kinks[sel] if np.isfinite(kinks).any() else None,
     )
     lower[rows] = x[: rows.size]
     upper[rows] = x[rows.size :]

@@ -653,13 +653,9 @@ class BetaSum(SumDistribution):
     def _kinks(self):
         if self._pair is None:
             return None
-        # sums of the two components' support ends where both densities jump (parameter 1,
-        # flat prior) or are infinite (below 1); the corners 0 and wB + wR are support ends
-        P = self._pair.P
-        aB, bB, aR, bR = (float(P[k][0]) for k in ("aB", "bB", "aR", "bR"))
-        wB, wR = float(P["wB"][0]), float(P["wR"][0])
-        kinks = [wR] * (aB <= 1.0 and bR <= 1.0) + [wB] * (bB <= 1.0 and aR <= 1.0)
-        return self._offset + np.array(kinks) if kinks else None
+        kinks = self._pair.kinks()[0]
+        kinks = kinks[np.isfinite(kinks)]
+        return self._offset + kinks if kinks.size else None
 
     def _table_start(self, target, upper):
         if self._grid is None:

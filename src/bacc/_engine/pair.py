@@ -87,6 +87,16 @@ class PairSums:
         # sums inside an outer quadrature and measured that its error allows it)
         self._rule = _GL_RULE if nodes == 48 else _gauss_legendre_rule(nodes)
 
+    def kinks(self) -> np.ndarray:
+        """Per sum, the points where its density has a kink, shape (sums, 2), ``inf`` where
+        there is none: where B's density jumps (or is infinite) at 0 and R's at 1 (``x = wR``),
+        and where B's does at 1 and R's at 0 (``x = wB``); a parameter of at most 1 at that
+        end (a perfect or all-wrong class under the flat prior, or Jeffreys' prior)."""
+        P = self.P
+        one = (P["aB"] <= 1.0) & (P["bR"] <= 1.0)
+        other = (P["bB"] <= 1.0) & (P["aR"] <= 1.0)
+        return np.stack([np.where(one, P["wR"], np.inf), np.where(other, P["wB"], np.inf)], axis=1)
+
     def _full_nodes(self):
         """Gauss-Legendre nodes over R's whole span, per sum: (left, right distances, weights)."""
         if self._full is None:
