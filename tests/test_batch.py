@@ -372,3 +372,22 @@ def test_kinks_of_two_class_sums():
     assert k[0, 0] == 0.7 and np.isinf(k[0, 1])  # B jumps at 0, R at 1
     assert np.isinf(k[1, 0]) and k[1, 1] == 0.3  # B jumps at 1, R is infinite at 0
     assert np.isinf(k[2]).all()  # smooth at every end
+
+
+def test_a_background_job_reraises_in_the_caller():
+    from bacc._engine.threads import Background
+
+    def fail():
+        raise ValueError("boom")
+
+    for enabled in (True, False):
+        if enabled:
+            job = Background(fail, enabled=True)
+            with pytest.raises(ValueError, match="boom"):
+                job.result()
+        else:
+            with pytest.raises(ValueError, match="boom"):
+                Background(fail, enabled=False)
+    done = []
+    Background(lambda: done.append(1), enabled=True).result()
+    assert done == [1]

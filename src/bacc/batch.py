@@ -33,7 +33,6 @@ and the numbers are the same for any number of threads (tested bit for bit).
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,7 +43,7 @@ from ._engine.batch_lattice import many_sums
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.pair import PairSums
 from ._engine.solvers import beta_k4, beta_moments, cornish_fisher_start, newton_quantile, unit
-from ._engine.threads import check_workers, run_chunks
+from ._engine.threads import Background, check_workers, run_chunks
 from ._engine.validate import (
     check_choice,
     check_confidence,
@@ -350,9 +349,7 @@ def evaluate_many(
     # exact union bound per group: on a thread of its own while the posteriors are computed
     ex_lo = np.empty(G)
     ex_hi = np.empty(G)
-    bounds_job = _exact_bounds(n, k, m, inc, c, ex_lo, ex_hi)
-    pool = ThreadPoolExecutor(max_workers=1) if threads > 1 else None
-    pending = pool.submit(bounds_job) if pool is not None else bounds_job()
+    bounds = Background(_exact_bounds(n, k, m, inc, c, ex_lo, ex_hi), enabled=threads > 1)
     lower = np.empty(G)
     upper = np.empty(G)
     p_above = np.empty(G)
@@ -418,9 +415,7 @@ def evaluate_many(
             lower[g], upper[g] = d.ppf(q)
             p_above[g] = d.sf(1.0 / l)  # chance: 1 / l, every class (confusion.chance_level)
             bar.advance()
-    if pool is not None:
-        pending.result()  # (raises what the job raised)
-        pool.shutdown()
+    bounds.result()
     return BatchEvaluation(
         groups=groups,
         labels=labels,

@@ -9,6 +9,7 @@ outputs; the numbers do not depend on how many threads run them.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import TypeVar
@@ -17,7 +18,7 @@ import numpy as np
 
 from ..errors import BaccError
 
-__all__ = ["available_cpus", "check_workers", "run_chunks"]
+__all__ = ["Background", "available_cpus", "check_workers", "run_chunks"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -70,3 +71,32 @@ def run_chunks(func: Callable[[T], R], chunks: Sequence[T], workers: int) -> Ite
         finally:
             for fut in running:
                 fut.cancel()
+
+
+class Background:
+    """``job()`` on a thread of its own while the caller goes on (at once, in the caller's
+    thread, when not ``enabled``). :meth:`result` waits for it and raises what it raised. The
+    thread is a daemon: if the caller fails first, nothing waits for it."""
+
+    def __init__(self, job: Callable[[], object], enabled: bool = True) -> None:
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        if not enabled:
+            job()
+            return
+
+        def run() -> None:
+            try:
+                job()
+            except BaseException as exc:  # re-raised in result()
+                self._error = exc
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+
+    def result(self) -> None:
+        """Wait for the job; raise its exception, if any."""
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
