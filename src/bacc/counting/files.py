@@ -238,11 +238,7 @@ def tally_files(
             sql = f"SELECT {keys}, {aggs} FROM (SELECT {cols}{_extra(spec)} FROM {reader}) GROUP BY {keys}"
         else:
             sql = f"SELECT {keys}, {aggs} FROM {reader} GROUP BY {keys}"
-        try:
-            label = f"counting {Path(files[0]).name}" if len(files) == 1 else f"counting {len(files)} files"
-            rows = _run_with_progress(con, sql, params, progress, label)
-        except duckdb.Error as exc:
-            raise BaccError(f"cannot count {where}: {first_line(exc)}") from None
+        rows = count_query(duckdb, con, sql, params, progress, files, where)
     finally:
         con.close()
     return Tally(rows, where, text_labels=(fmt == "csv"))
@@ -265,6 +261,17 @@ def _is_sql_number(t: str) -> bool:
         "INT", "INT1", "INT2", "INT4", "INT8", "FLOAT4", "FLOAT8",
     }
 
+
+
+def count_query(duckdb, con, sql: str, params: list, progress: bool, files, where: str, *,
+                numpy: bool = False):
+    """The counting query over the data files: run with a progress line named after them (see
+    :func:`_run_with_progress`); DuckDB's errors become one line naming the source."""
+    label = f"counting {Path(files[0]).name}" if len(files) == 1 else f"counting {len(files)} files"
+    try:
+        return _run_with_progress(con, sql, params, progress, label, numpy=numpy)
+    except duckdb.Error as exc:
+        raise BaccError(f"cannot count {where}: {first_line(exc)}") from None
 
 
 def _run_with_progress(con, sql: str, params: list, progress: bool, label: str, *,

@@ -25,7 +25,6 @@ import datetime as _dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,7 +33,7 @@ from ..confusion import ConfusionMatrix
 from ..errors import BaccError, require
 from .assemble import assemble
 from .columns import tally_columns
-from .files import _quote, _run_with_progress, is_file_source, open_files
+from .files import _quote, count_query, is_file_source, open_files
 from .frames import _fetch, open_frame
 from .grouped import GroupedCounts
 from .tally import Spec, Tally, clean_value, first_line
@@ -339,11 +338,6 @@ def _assemble_columns(arrays: list, spec: _TimeSpec) -> GroupedCounts | None:
     return GroupedCounts(stack, groups, labs, by=spec.by)
 
 
-def _run_numpy(con, sql: str, params: list, progress: bool, label: str) -> dict:
-    """Run ``sql``; the result as numpy columns (on a terminal, with DuckDB's progress)."""
-    return _run_with_progress(con, sql, params, progress, label, numpy=True)
-
-
 # ----------------------------------------------------------------------------------------------
 # DuckDB (files)
 _SQL_TIMES = {
@@ -364,11 +358,7 @@ def _tally_files(source, spec: _TimeSpec, w: Window, bounds, *, sep, progress, m
         con.execute("SET TimeZone = 'UTC'")
         types = {row[0]: str(row[1]).upper() for row in schema}
         sql, params = _window_sql(types, spec, w, bounds, reader, params, where, csv=(fmt == "csv"))
-        try:
-            label = f"counting {Path(files[0]).name}" if len(files) == 1 else f"counting {len(files)} files"
-            cols = _run_numpy(con, sql, params, progress, label)
-        except duckdb.Error as exc:
-            raise BaccError(f"cannot count {where}: {first_line(exc)}") from None
+        cols = count_query(duckdb, con, sql, params, progress, files, where, numpy=True)
     finally:
         con.close()
     return _Columns(list(cols.values()), where, text_labels=(fmt == "csv"))
