@@ -41,6 +41,22 @@ __all__ = [
 def _validate_counts(matrix) -> np.ndarray:
     if isinstance(matrix, str | bytes):
         raise BaccError("a confusion matrix must be a square 2-D array of counts, got a string")
+    if np.ma.isMaskedArray(matrix):
+        # a masked cell is an unknown count: refuse it rather than count the hidden value
+        hidden = np.ma.getmaskarray(matrix)
+        if hidden.any():
+            where = tuple(int(i) for i in np.argwhere(hidden)[0])
+            raise BaccError(
+                f"the confusion matrix is a masked array with {int(hidden.sum())} masked "
+                f"count(s) (the first at {where}); fill them (e.g. matrix.filled(0)) or pass "
+                "a plain array"
+            )
+        matrix = np.ma.getdata(matrix)
+    elif isinstance(matrix, list | tuple) and any(
+        c is np.ma.masked for row in matrix for c in (row if isinstance(row, list | tuple) else [row])
+    ):
+        raise BaccError("the confusion matrix holds a masked count (numpy.ma.masked); "
+                        "give every count as a number")
     try:
         arr = np.asarray(matrix)
     except (TypeError, ValueError) as exc:
