@@ -311,7 +311,9 @@ def many_sums(
     rows = resolved.copy()
     rows[np.arange(G), ib] = False  # B is not on the lattice
     n_pts = np.where(rows, j_hi - j_lo + 1, 0).astype(np.int64)
-    total = n_pts.sum(axis=1) + 4 * has_narrow
+    # points of R's lattice (at least the length of its convolution: a group whose classes
+    # beside B all belong to the narrow part has no lattice row, only the narrow part's five)
+    total = np.maximum(n_pts.sum(axis=1), 1) + 4 * has_narrow
     # The masses of R beyond _WINDOW variance-proxy deviations of its mean are below 3e-14
     # (a Beta(a, b) variable is sub-Gaussian with variance proxy 1 / (4 (a + b + 1)); Marchal &
     # Arbel 2017), so the convolution is circular over that window: tails that wrap around add
