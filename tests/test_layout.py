@@ -37,7 +37,7 @@ NUMERICS = {
     "simulation",
     "metrics",
 }
-LOW = {"_engine", "errors", "progress"}
+LOW = {"_engine", "errors", "labels", "progress"}
 INPUTS = {"readers", "counting", "sklearn", "monitoring"}
 DISPLAY = {"display"}
 CLI = {"cli", "__main__"}

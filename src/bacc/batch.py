@@ -333,7 +333,7 @@ def evaluate_many(
     threads = check_workers(workers)
     stack, groups, labels = _as_stack(counts, groups, labels, rows)
     G, l, _ = stack.shape
-    pa, pb = check_prior(prior, l)
+    pa, pb = check_prior(prior, l, classes=labels)
     k = np.einsum("gii->gi", stack).astype(float)
     n = stack.sum(axis=2).astype(float)
     inc = included_classes(n)

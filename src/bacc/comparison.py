@@ -26,15 +26,15 @@ import numpy as np
 from . import metrics
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.validate import (
-    as_label_sequence,
     check_confidence,
     check_prior,
     check_sequence,
 )
-from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
+from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes, check_label_values
 from .distributions import BetaSum, ContinuousDistribution, PairedDifference
 from .errors import BaccError
 from .evaluation import Evaluation
+from .labels import encode
 from .posterior import balanced_components
 from .significance import McNemarTest, mcnemar_exact
 
@@ -203,7 +203,7 @@ class ClassifierPosterior:
             self.a, self.b, self.w, self.labels = balanced_components(
                 self.cm, pri, weights, stacklevel=stacklevel
             )
-            self.prior_a, self.prior_b = check_prior(pri, self.cm.n_classes)
+            self.prior_a, self.prior_b = check_prior(pri, self.cm.n_classes, classes=self.cm.labels)
             self.sample = float(metrics.balanced_accuracy(self.cm, weights=weights))
         self.mean = float(np.sum(self.w * self.a / (self.a + self.b)))
 
@@ -446,34 +446,20 @@ def paired_counts(y_true, y_pred_a, y_pred_b, *, labels=None):
     Returns ``(counts, cm_a, cm_b)`` where ``counts[i] = (both right, only A right, only B
     right, both wrong)`` over the examples of true class ``labels[i]``.
     """
-    yt = as_label_sequence(y_true, "y_true")
-    ya = as_label_sequence(y_pred_a, "y_pred_a")
-    yb = as_label_sequence(y_pred_b, "y_pred_b")
-    if not (len(yt) == len(ya) == len(yb)):
-        raise BaccError(
-            "y_true, y_pred_a and y_pred_b must have the same length (one entry per example), "
-            f"got {len(yt)}, {len(ya)} and {len(yb)}"
+    try:
+        classes, (ti, ai, bi) = encode(
+            {"y_true": y_true, "y_pred_a": y_pred_a, "y_pred_b": y_pred_b}, labels=labels,
+            refuse=lambda seqs: (check_label_values(seqs["y_true"], seqs["y_pred_a"]),
+                                 check_label_values(seqs["y_true"], seqs["y_pred_b"])),
         )
-    if labels is None:
-        seen = list(dict.fromkeys(list(yt) + list(ya) + list(yb)))
-        try:
-            labels = sorted(seen)
-        except TypeError:
-            raise BaccError(
-                "labels of mixed types cannot be ordered; pass labels= to fix the class order"
-            ) from None
-    try:
-        cm_a = ConfusionMatrix.from_predictions(yt, ya, labels=labels)
     except BaccError as exc:
-        raise BaccError(str(exc).replace("y_pred", "y_pred_a")) from None
-    try:
-        cm_b = ConfusionMatrix.from_predictions(yt, yb, labels=labels)
-    except BaccError as exc:
-        raise BaccError(str(exc).replace("y_pred", "y_pred_b")) from None
-    index = {lab: i for i, lab in enumerate(cm_a.labels)}
-    ti = np.fromiter((index[v] for v in yt), dtype=np.int64, count=len(yt))
-    ai = np.fromiter((index[v] for v in ya), dtype=np.int64, count=len(ya))
-    bi = np.fromiter((index[v] for v in yb), dtype=np.int64, count=len(yb))
+        if "same length" in str(exc):
+            raise BaccError(f"{exc}; a paired comparison needs both classifiers' predictions "
+                            "of the same examples") from None
+        raise
+    n = len(classes)
+    cm_a = ConfusionMatrix(np.bincount(ti * n + ai, minlength=n * n).reshape(n, n), classes)
+    cm_b = ConfusionMatrix(np.bincount(ti * n + bi, minlength=n * n).reshape(n, n), classes)
     ra = ai == ti
     rb = bi == ti
     cell = np.where(ra & rb, 0, np.where(ra, 1, np.where(rb, 2, 3)))

@@ -8,9 +8,8 @@ whose **predicted** class is ``labels[j]`` (rows = true class, as in scikit-lear
 
 from __future__ import annotations
 
-import re
 import warnings
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,12 +18,12 @@ from ._engine.convert import jsonable
 from ._engine.validate import (
     MAX_CLASSES,
     MAX_COUNT,
-    as_label_sequence,
     check_choice,
     check_count_limit,
     check_weights,
 )
 from .errors import BaccError, BaccWarning
+from .labels import check_classes, class_order, encode
 
 __all__ = [
     "ConfusionMatrix",
@@ -178,15 +177,7 @@ def check_label_values(y_true, y_pred) -> None:
 def _validate_labels(labels, n: int) -> tuple:
     if labels is None:
         return tuple(range(n))
-    labs = tuple(as_label_sequence(labels, "labels"))
-    if len(labs) != n:
-        raise BaccError(f"labels has {len(labs)} entries but the matrix has {n} classes")
-    for lab in labs:
-        if not isinstance(lab, Hashable):
-            raise BaccError(f"labels must be hashable, got {lab!r}")
-    if len(set(labs)) != n:
-        raise BaccError("labels must be distinct")
-    return labs
+    return check_classes(labels, n)
 
 
 @dataclass(frozen=True, eq=False)
@@ -256,44 +247,13 @@ class ConfusionMatrix:
         among the predictions is a class with no true examples). ``labels`` fixes the order and
         may add classes never seen; a label outside ``labels`` is an error.
         """
-        for name, y in (("y_true", y_true), ("y_pred", y_pred)):
-            if np.ma.isMaskedArray(y) and np.ma.count_masked(y):
-                raise BaccError(
-                    f"{name} has {int(np.ma.count_masked(y))} masked entries; drop those pairs "
-                    "(e.g. keep = ~(y_true.mask | y_pred.mask)) or fill them before counting"
-                )
-        yt = as_label_sequence(y_true, "y_true")
-        yp = as_label_sequence(y_pred, "y_pred")
-        if len(yt) != len(yp):
-            raise BaccError(
-                f"y_true and y_pred must have the same length, got {len(yt)} and {len(yp)}"
-            )
-        if len(yt) == 0:
-            raise BaccError("y_true and y_pred are empty")
-        for name, seq in (("y_true", yt), ("y_pred", yp)):
-            missing = [i for i, v in enumerate(seq) if _is_missing(v)]
-            if missing:
-                raise BaccError(
-                    f"{name} has {len(missing)} missing label(s) (None, NaN or NaT; the first at "
-                    f"position {missing[0]}); drop those pairs before counting"
-                )
-        if labels is None:
-            check_label_values(yt, yp)
-            seen = list(dict.fromkeys(list(yt) + list(yp)))
-            _check_class_count(len(seen))
-            labs = label_order(seen)
-        else:
-            labs = _validate_labels(labels, len(as_label_sequence(labels, "labels")))
-            _check_class_count(len(labs))
-        index = {lab: i for i, lab in enumerate(labs)}
-        codes = []
-        for name, values in (("y_true", yt), ("y_pred", yp)):
-            try:
-                codes.append(np.fromiter((index[v] for v in values), dtype=np.int64, count=len(values)))
-            except KeyError as exc:
-                raise BaccError(
-                    f"{name} contains the label {exc.args[0]!r}, which is not in labels"
-                ) from None
+        if labels is not None:
+            _check_class_count(len(check_classes(labels)))
+        labs, codes = encode(
+            {"y_true": y_true, "y_pred": y_pred}, labels=labels,
+            refuse=lambda seqs: (check_label_values(*seqs.values()),
+                                 _check_class_count(len(set().union(*map(set, seqs.values()))))),
+        )
         ti, pi = codes
         n = len(labs)
         counts = np.bincount(ti * n + pi, minlength=n * n).reshape(n, n)
@@ -442,48 +402,14 @@ def as_confusion_matrix(obj, *, rows: str = "true", labels=None) -> ConfusionMat
 
 
 def label_order(labels: Iterable) -> tuple:
-    """Distinct labels in their natural order: numerically when all are integers, else sorted.
-
-    Labels read from text files are strings; when every one of them is an integer written as
-    text, ``"10"`` comes after ``"9"``. Labels that cannot be compared with each other (text
-    and numbers mixed) are ordered by type name, then as text.
-
-    Parameters
-    ----------
-    labels : iterable
-        Labels as read, with repeats (strings, numbers or booleans).
-
-    Returns
-    -------
-    tuple
-        Each distinct label once, in order.
+    """Distinct labels in their natural order (:func:`bacc.labels.class_order`, the one rule).
 
     Examples
     --------
     >>> label_order(["10", "9", "10", "1"])
     ('1', '9', '10')
-    >>> label_order(["dog", "cat"])
-    ('cat', 'dog')
     """
-    seen = list(dict.fromkeys(labels))
-
-    def as_int(v):
-        if isinstance(v, bool):
-            return None
-        if isinstance(v, int):
-            return v
-        if isinstance(v, str) and re.fullmatch(r"[+-]?\d+", v.strip()):
-            return int(v)
-        return None
-
-    ints = [as_int(v) for v in seen]
-    if seen and all(i is not None for i in ints):
-        pairs = sorted(zip(ints, seen, strict=True), key=lambda t: (t[0], str(t[1])))
-        return tuple(v for _, v in pairs)
-    try:
-        return tuple(sorted(seen))
-    except TypeError:
-        return tuple(sorted(seen, key=lambda v: (type(v).__name__, str(v))))
+    return class_order(labels)
 
 
 def included_classes(support, empty: str = "drop") -> np.ndarray:
@@ -568,7 +494,7 @@ def balanced_classes(
     347-361, eq. 12-13.
     """
     support = cm.support if support is None else support
-    w = check_weights(weights, cm.n_classes) if weights is not None else None
+    w = check_weights(weights, cm.n_classes, classes=cm.labels) if weights is not None else None
     check_choice(empty, ("drop", "keep"), "empty")
     has = support > 0
     # ``has`` is the mask of included classes when all have examples or empty="drop"

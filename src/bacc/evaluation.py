@@ -294,8 +294,8 @@ def evaluate(
         raise BaccError("y_true= needs y_pred= (the predicted labels)")
     else:
         cm = as_confusion_matrix(matrix_or_cm, rows=rows, labels=labels)
-    pa, pb = check_prior(prior, cm.n_classes)
-    w = check_weights(weights, cm.n_classes)
+    pa, pb = check_prior(prior, cm.n_classes, classes=cm.labels)
+    w = check_weights(weights, cm.n_classes, classes=cm.labels)
     a, b, w_bal, bal_labels = balanced_components(
         cm, np.column_stack([pa, pb]), w, empty, stacklevel=3
     )

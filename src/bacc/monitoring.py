@@ -200,7 +200,7 @@ class Monitoring(FrozenArrays):
         if not rows.size:
             raise BaccError(f"detector {detector!r} has no window starting at {start}")
         i = rows[0]
-        pa, pb = check_prior(self.prior, len(self.labels))
+        pa, pb = check_prior(self.prior, len(self.labels), classes=self.labels)
         inc = np.flatnonzero(self.support[i] > 0)
         k, n = self.correct[i, inc], self.support[i, inc]
         return BetaSum(k + pa[inc], n - k + pb[inc], np.full(inc.size, 1.0 / inc.size))
@@ -722,7 +722,7 @@ def monitor(
     det, starts, widx = det[order], starts[order], widx[order]
     stack = np.asarray(counted.counts)[order]
     ev = evaluate_many(stack, labels=labs, prior=prior, confidence=c, progress=progress)
-    pa, pb = check_prior(prior, l)
+    pa, pb = check_prior(prior, l, classes=labs)
     k = np.einsum("gii->gi", stack)
     n = stack.sum(axis=2)
     # the classes of each detector: those with examples anywhere in its data

@@ -41,6 +41,7 @@ from ._engine.validate import (
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix
 from .errors import BaccError
+from .labels import check_classes, per_class
 
 __all__ = ["LabelPlan", "NextClass", "NextLabel", "next_label", "plan_labels"]
 
@@ -305,7 +306,7 @@ def _current(cm, n_classes, rows, labels) -> tuple[tuple, np.ndarray, np.ndarray
     class); an empty matrix allowed."""
     if cm is None:
         l = 2 if n_classes is None else check_int(n_classes, "n_classes", 2, MAX_CLASSES)
-        labs = tuple(range(l)) if labels is None else tuple(labels)
+        labs = tuple(range(l)) if labels is None else check_classes(labels)
         if len(labs) != l:
             raise BaccError(f"labels must name the {l} classes, got {len(labs)}")
         zero = np.zeros(l, dtype=np.int64)
@@ -328,14 +329,11 @@ def _current(cm, n_classes, rows, labels) -> tuple[tuple, np.ndarray, np.ndarray
             np.asarray(cm.counts, dtype=np.int64))
 
 
-def _design_prior(prior, accuracies, k, n) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
+def _design_prior(prior, accuracies, k, n, classes) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
     """Beta parameters of the design prior (current posterior), or fixed accuracies."""
     l = k.size
     if accuracies is not None:
-        try:
-            p = np.asarray(accuracies, dtype=float)
-        except (TypeError, ValueError):
-            raise BaccError(f"accuracies must be numbers in [0, 1], got {accuracies!r}") from None
+        p = per_class(accuracies, classes, "accuracies")
         if p.shape == ():
             p = np.full(l, float(p))
         if p.shape != (l,):
@@ -344,7 +342,7 @@ def _design_prior(prior, accuracies, k, n) -> tuple[np.ndarray, np.ndarray, np.n
             raise BaccError(f"accuracies must lie in [0, 1], got {p.tolist()}")
         text = "fixed class accuracies " + ", ".join(f"{x:g}" for x in p)
         return np.ones(l), np.ones(l), p, text
-    a0, b0 = check_prior(prior, l)
+    a0, b0 = check_prior(prior, l, classes=classes)
     a, b = a0 + k, b0 + (n - k)
     if np.ptp(a0) == 0 and np.ptp(b0) == 0:
         base = "flat" if (a0[0], b0[0]) == (1.0, 1.0) else f"Beta({a0[0]:g}, {b0[0]:g})"
@@ -363,13 +361,10 @@ def _check_unit(value, name: str, *, closed_high: bool = False) -> float:
     return v
 
 
-def _check_mix(mix, l: int) -> np.ndarray | None:
+def _check_mix(mix, l: int, classes) -> np.ndarray | None:
     if mix is None:
         return None
-    try:
-        s = np.asarray(mix, dtype=float)
-    except (TypeError, ValueError):
-        raise BaccError(f"mix must be one share per class, got {mix!r}") from None
+    s = per_class(mix, classes, "mix")
     if s.shape != (l,):
         raise BaccError(f"mix needs one share per class ({l}), got shape {s.shape}")
     if not np.all(np.isfinite(s)) or np.any(s <= 0):
@@ -764,13 +759,13 @@ def plan_labels(
     check_choice(sides, ("lower", "two"), "sides")
     if goal == "width" and sides != "two":
         raise BaccError("a width goal is about the two-sided interval; leave sides unset or 'two'")
-    shares = _check_mix(mix, l)
+    shares = _check_mix(mix, l, labs)
     check_choice(method, PLAN_METHODS, "method")
     cap = check_int(max_labels, "max_labels", 1, MAX_LABELS)
     if budget is not None:
         budget = check_int(budget, "budget", 0, MAX_LABELS)
     check_int(n_sim, "n_sim", 100, 10**7)
-    a, b, fixed, prior_text = _design_prior(prior, accuracies, k, n)
+    a, b, fixed, prior_text = _design_prior(prior, accuracies, k, n, labs)
     w = np.full(l, 1.0 / l)
     alpha = per_bound_alpha(c, l, sides, "union")
     model = AssuranceModel(k, n, a, b, fixed, w, alpha, sides, goal, target)
@@ -967,7 +962,7 @@ def next_label(
     t = None if target is None else _check_unit(target, "target")
     if criterion == "clear" and t is None:
         raise BaccError("criterion 'clear' needs target= (the value the lower bound should clear)")
-    a, b, fixed, prior_text = _design_prior(prior, accuracies, k, n)
+    a, b, fixed, prior_text = _design_prior(prior, accuracies, k, n, labs)
     p = fixed if fixed is not None else a / (a + b)
     w = np.full(l, 1.0 / l)
     a_two = per_bound_alpha(c, l, "two", "union")
@@ -996,7 +991,7 @@ def next_label(
         # outcome probabilities: row i -> (right p_i, wrong 1 - p_i)
         prob = [[(i, 0, float(p[i])), (i, 1, 1.0 - float(p[i]))] for i in range(l)]
     else:
-        shares = _check_mix(mix, l) if mix is not None else (
+        shares = _check_mix(mix, l, labs) if mix is not None else (
             n / n.sum() if n.sum() > 0 else np.full(l, 1.0 / l))
         rates = (counts + 1.0) / (n[:, None] + l)  # posterior mean of each row's rates
         joint = shares[:, None] * rates  # P(true i, predicted j), up to a constant

@@ -169,7 +169,7 @@ def posterior_class_accuracies(cm, *, prior=(1.0, 1.0), rows: str = "true") -> l
     [(43.0, 4.0), (5.0, 7.0)]
     """
     cm = as_confusion_matrix(cm, rows=rows)
-    a, b = check_prior(prior, cm.n_classes)
+    a, b = check_prior(prior, cm.n_classes, classes=cm.labels)
     k, n = cm.correct, cm.support
     return [BetaPosterior(k[i] + a[i], n[i] - k[i] + b[i]) for i in range(cm.n_classes)]
 
@@ -185,7 +185,7 @@ def balanced_components(
     components but not the distribution object. ``stacklevel`` is that of :func:`warnings.warn`
     seen from this function: a warning points at the user's line.
     """
-    a0, b0 = check_prior(prior, cm.n_classes)
+    a0, b0 = check_prior(prior, cm.n_classes, classes=cm.labels)
     keep, w_kept = balanced_classes(cm, weights, empty=empty, stacklevel=stacklevel)
     nz = w_kept > 0
     idx = np.flatnonzero(keep)[nz]

@@ -40,10 +40,11 @@ from .comparison import (
     independent_difference,
     same_classes,
 )
-from .confusion import ConfusionMatrix, balanced_classes
+from .confusion import ConfusionMatrix, balanced_classes, check_label_values
 from .distributions import BetaSum, PairedDifference
 from .errors import BaccError
 from .evaluation import Evaluation
+from .labels import encode
 from .posterior import prior_phrase
 
 __all__ = ["Ranking", "rank", "rank_paired"]
@@ -601,28 +602,18 @@ def rank_paired(
                 "a paired ranking needs every classifier's prediction of the same examples"
             )
         preds.append(p)
-    if labels is None:
-        seen = list(dict.fromkeys([*yt, *(v for p in preds for v in p)]))
-        try:
-            labels = sorted(seen)
-        except TypeError:
-            raise BaccError(
-                "labels of mixed types cannot be ordered; pass labels= to fix the class order"
-            ) from None
-    cms = []
-    for t, p in enumerate(preds):
-        try:
-            cms.append(ConfusionMatrix.from_predictions(yt, p, labels=labels))
-        except BaccError as exc:
-            raise BaccError(f"predictions of {nm[t]}: {exc}") from None
+    named = {"y_true": yt, **{f"predictions of {nm[t]}": p for t, p in enumerate(preds)}}
+    classes, (ti, *codes) = encode(
+        named, labels=labels,
+        refuse=lambda seqs: [check_label_values(seqs["y_true"], seqs[k]) for k in list(seqs)[1:]],
+    )
+    n = len(classes)
+    cms = [ConfusionMatrix(np.bincount(ti * n + pi, minlength=n * n).reshape(n, n), classes)
+           for pi in codes]
     cm0 = cms[0]
     keep, w = balanced_classes(cm0, weights, empty="drop", stacklevel=2)
     idx = np.flatnonzero(keep)
-    index = {lab: i for i, lab in enumerate(cm0.labels)}
-    ti = np.fromiter((index[v] for v in yt), dtype=np.int64, count=len(yt))
-    right = np.column_stack(
-        [np.fromiter((index[v] for v in p), dtype=np.int64, count=len(p)) == ti for p in preds]
-    )
+    right = np.column_stack([pi == ti for pi in codes])
     patterns = class_patterns(right, ti, cm0.n_classes)
     patterns = [patterns[i] for i in idx]
     n_i = np.array([cnt.sum() for _, cnt in patterns], dtype=float)

@@ -239,7 +239,7 @@ def evaluate_cv(
             raise BaccError(f"y has the class {sorted(unknown, key=str)[0]!r}, which is not in labels")
     if len(labs) < 2:
         raise BaccError(f"y has {len(labs)} class; a classifier needs at least two")
-    check_prior(prior, len(labs))
+    check_prior(prior, len(labs), classes=labs)
     if isinstance(cv, int | np.integer) and not isinstance(cv, bool) and random_state is not None:
         cv = sk.model_selection.StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)
     kwargs: dict = {"groups": groups, "n_jobs": n_jobs, "error_score": "raise"}
@@ -331,7 +331,7 @@ def posterior_balanced_accuracy_score(
     yt = np.asarray(y_true).tolist()
     yp = np.asarray(y_pred).tolist()
     cm = ConfusionMatrix.from_predictions(yt, yp, labels=labels)
-    pa, pb = check_prior(prior, cm.n_classes)
+    pa, pb = check_prior(prior, cm.n_classes, classes=cm.labels)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", BaccWarning)
         post = posterior_balanced_accuracy(cm, prior=np.column_stack([pa, pb]))

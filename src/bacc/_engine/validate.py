@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import BaccError
+from ..labels import is_labelled, per_class
 
 __all__ = [
     "MAX_CLASSES",
@@ -129,12 +130,16 @@ def check_probabilities(q, name: str = "q") -> np.ndarray:
     return arr
 
 
-def check_prior(prior, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+def check_prior(prior, n_classes: int, *, classes=None) -> tuple[np.ndarray, np.ndarray]:
     """Return per-class Beta prior parameters ``(a, b)``, each of length ``n_classes``.
 
-    ``prior`` is one pair ``(a, b)`` used for every class, or a sequence of ``n_classes``
-    pairs, or an array of shape ``(n_classes, 2)``.
+    ``prior`` is one pair ``(a, b)`` used for every class, a name (``"flat"``,
+    ``"jeffreys"``), a sequence of ``n_classes`` pairs or an array of shape ``(n_classes, 2)``
+    in class order, or a mapping (or pandas Series) from class label to pair, aligned by label
+    with ``classes`` (default ``0, 1, ...``).
     """
+    if is_labelled(prior):
+        prior = per_class(prior, _classes(classes, n_classes), "prior", width=2)
     if isinstance(prior, str):
         named = {"flat": (1.0, 1.0), "uniform": (1.0, 1.0), "jeffreys": (0.5, 0.5)}
         if prior.lower() not in named:
@@ -172,12 +177,22 @@ def _prior_text(prior) -> str:
         return repr(prior)
 
 
-def check_weights(weights, n_classes: int, *, allow_none: bool = True) -> np.ndarray:
-    """Return class weights (non-negative, summing to 1), equal weights when ``None``."""
+def _classes(classes, n_classes: int) -> tuple:
+    return tuple(range(n_classes)) if classes is None else tuple(classes)
+
+
+def check_weights(weights, n_classes: int, *, allow_none: bool = True, classes=None) -> np.ndarray:
+    """Return class weights (non-negative, summing to 1), equal weights when ``None``.
+
+    Weights given as a mapping or a pandas Series keyed by class label are aligned by label with
+    ``classes`` (default ``0, 1, ...``); a list or array follows the class order.
+    """
     if weights is None:
         if not allow_none:
             raise BaccError("weights are required")
         return np.full(n_classes, 1.0 / n_classes)
+    if is_labelled(weights):
+        weights = per_class(weights, _classes(classes, n_classes), "weights")
     try:
         w = np.asarray(weights, dtype=float)
     except (TypeError, ValueError):
