@@ -54,7 +54,14 @@ class GroupedCounts(Mapping):
     _index: dict = field(default=None, init=False, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        raw = np.asarray(self.counts)
+        if np.ma.isMaskedArray(self.counts):
+            hidden = np.ma.getmaskarray(self.counts)
+            if hidden.any():
+                raise BaccError(
+                    f"counts is a masked array with {int(hidden.sum())} masked count(s); fill "
+                    "them (e.g. counts.filled(0)) or pass a plain array"
+                )
+        raw = np.asarray(np.ma.getdata(self.counts))
         if raw.dtype.kind not in "biuf":
             raise BaccError(f"counts must be numbers, got dtype {raw.dtype}")
         if raw.dtype.kind == "f" and not np.all(np.isfinite(raw) & (raw == np.round(raw))):

@@ -129,8 +129,9 @@ def check_columns(available: Sequence[str], spec: Spec, where: str) -> None:
 
 
 def clean_value(v):
-    """A plain Python value; ``None`` for every kind of missing value (None, NaN, NA, NaT)."""
-    if v is None:
+    """A plain Python value; ``None`` for every kind of missing value (None, NaN, NA, NaT, and
+    the masked entries of a ``numpy.ma`` array)."""
+    if v is None or v is np.ma.masked:
         return None
     if isinstance(v, np.generic):
         v = v.item()
