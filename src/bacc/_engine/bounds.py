@@ -47,30 +47,6 @@ def per_bound_alpha(confidence: float, n_classes: int, sides: str, method: str) 
 
 # ----------------------------------------------------------------------------------------------
 # Clopper-Pearson
-def _cp_lower(k, n, alpha) -> np.ndarray:
-    """One-sided Clopper-Pearson lower bound ``Beta.ppf(alpha, k, n - k + 1)``; 0 at k = 0."""
-    k, n, alpha = np.broadcast_arrays(
-        np.asarray(k, dtype=float), np.asarray(n, dtype=float), np.asarray(alpha, dtype=float)
-    )
-    out = np.zeros(k.shape, dtype=float)
-    m = k > 0
-    if m.any():
-        out[m] = beta_ppf(alpha[m], k[m], n[m] - k[m] + 1.0)
-    return out
-
-
-def _cp_upper(k, n, alpha) -> np.ndarray:
-    """One-sided Clopper-Pearson upper bound ``Beta.isf(alpha, k + 1, n - k)``; 1 at k = n."""
-    k, n, alpha = np.broadcast_arrays(
-        np.asarray(k, dtype=float), np.asarray(n, dtype=float), np.asarray(alpha, dtype=float)
-    )
-    out = np.ones(k.shape, dtype=float)
-    m = k < n
-    if m.any():
-        out[m] = beta_isf(alpha[m], k[m] + 1.0, n[m] - k[m])
-    return out
-
-
 def cp_bounds(k, n, alpha: float, sides: str) -> tuple[np.ndarray, np.ndarray]:
     """Clopper-Pearson bounds with ``alpha`` in each bounded tail (no validation).
 

@@ -225,14 +225,6 @@ def _pair_nodes(c, d, P, rule=None):
     return t, g * scale[:, None], dl, dr, (F[1], S[0])
 
 
-def _log_ratio(t, m):
-    """``log(t / m)``: from the ratio far from ``m``, from the small difference ``(t - m) / m``
-    near it (each where it is accurate; only one of the two logarithms per point)."""
-    far = t < 0.5 * m
-    out = np.log(t / m, where=far, out=np.empty(np.broadcast(t, m).shape))
-    return np.log1p((t - m) / m, where=~far, out=out)
-
-
 def _gauss_legendre_rule(n: int = 48):
     x, w = np.polynomial.legendre.leggauss(n)
     return (x + 1.0) / 2.0, (1.0 - x) / 2.0, w / 2.0
