@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from ..errors import BaccError, MissingDependencyError
 from .commands import COMMANDS
-from .output import error, show_warning
+from .output import error, page_on_stdout, show_warning
 from .parser import UsageError, build_parser
 
 __all__ = ["EXIT_USAGE", "build_parser", "main"]
@@ -44,8 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 on success, 2 for bad input, 130 when interrupted.
     """
-    parser = build_parser()
+    page_on_stdout(False)
     try:
+        parser = build_parser()
         with warnings.catch_warnings():
             warnings.showwarning = show_warning
             args = parser.parse_args(argv)

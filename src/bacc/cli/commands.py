@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..display.files import is_stdout
 from ..errors import BaccError
 from .demo import demo
 from .inputs import load_items, parse_labels, parse_list
@@ -26,6 +27,7 @@ from .output import (
     full_table,
     heading,
     out,
+    page_on_stdout,
     pictures_wanted,
     print_batch_summary,
     report_entries,
@@ -289,6 +291,8 @@ def report(args) -> int:
     _refuse_overwriting_inputs(args.output, args.inputs)
     check_output_path(args.output)
     _check_prevalence_option(args)
+    if is_stdout(args.output):
+        page_on_stdout()
     settings = Settings.from_args(args)
     items = _load(args)
     pop = _population_of(items, "normal-binomial", settings.confidence) if args.population else None
@@ -311,7 +315,7 @@ def report(args) -> int:
                           batch=batch, batch_note=note, measures=False, population=pop)
         page = render_report([section], title=page_title, max_detail=REPORT_PICTURES,
                              pictures=pictures_wanted(args.no_pictures))
-        out(f"wrote {write_report(args.output, page)}")
+        _wrote(write_report(args.output, page))
         return 0
     results = evaluate_items(items, settings)
     report_warnings(results)
@@ -338,9 +342,14 @@ def report(args) -> int:
                       comparisons=comparisons, ranking=ranking, measures=len(results) <= 6,
                       population=pop)
     page = render_report([section], title=page_title, pictures=pictures_wanted(args.no_pictures))
-    path = write_report(args.output, page)
-    out(f"wrote {path}")
+    _wrote(write_report(args.output, page))
     return 0
+
+
+def _wrote(path) -> None:
+    """Say where the page went (nothing when it went to standard output)."""
+    if not is_stdout(path):
+        out(f"wrote {path}")
 
 
 def _population_of(items, model: str, confidence: float):
@@ -390,6 +399,8 @@ def _refuse_overwriting_inputs(output, inputs) -> None:
     """Refuse an output path that is one of the inputs (also through a link)."""
     import os
 
+    if is_stdout(output):
+        return
     for src in inputs or ():
         if src == "-" or not os.path.exists(src) or not os.path.exists(output):
             continue

@@ -140,8 +140,9 @@ def _predictions_section(k: int, fname: str, heading: str, models, pairs, settin
 def demo(args) -> int:
     """``bacc demo``: print the tables of the shipped examples and write their HTML report."""
     from .._engine.validate import check_confidence
+    from ..display.files import is_stdout
     from ..display.report import render_report, write_report
-    from .output import check_output_path
+    from .output import check_output_path, page_on_stdout
 
     # every option is checked before anything is printed or computed
     try:
@@ -150,6 +151,8 @@ def demo(args) -> int:
         raise BaccError(f"--confidence: {exc}") from None
     if args.output:
         check_output_path(args.output)
+        if is_stdout(args.output):
+            page_on_stdout()
     settings = Settings(confidence=args.confidence)
     out("bacc demo: how good are these classifiers, and how sure can we be?")
     out(f"(posterior under a flat prior Beta(1, 1) per class; {100 * args.confidence:g}% credible "
@@ -164,6 +167,7 @@ def demo(args) -> int:
                                       "confidence intervals and comparisons.",
                              pictures=pictures_wanted(args.no_pictures))
         path = write_report(args.output, page)
-        out()
-        out(f"wrote {path.resolve()}  (open it in a browser)")
+        if not is_stdout(path):
+            out()
+            out(f"wrote {path.resolve()}  (open it in a browser)")
     return 0

@@ -7,9 +7,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..display.files import is_stdout
 from ..errors import BaccError
 from .inputs import parse_labels
-from .output import check_output_path, dump_json, out, pictures_wanted, write_csv
+from .output import (
+    check_output_path,
+    dump_json,
+    out,
+    page_on_stdout,
+    pictures_wanted,
+    write_csv,
+)
 
 __all__ = ["monitor_command"]
 
@@ -29,10 +37,12 @@ def monitor_command(args) -> int:
                             f"{ {'true': 'true class', 'pred': 'predicted class', 'time': 'time'}[opt]})")
     if args.output:
         check_output_path(args.output)
-        for src in args.inputs:
+        for src in args.inputs if not is_stdout(args.output) else ():
             p = Path(src)
             if p.exists() and Path(args.output).exists() and p.samefile(args.output):
                 raise BaccError(f"the output {args.output} is the input {src}: choose another -o path")
+        if is_stdout(args.output):
+            page_on_stdout()
     by = [c.strip() for c in args.by.split(",")] if args.by else None
     source = args.inputs[0] if len(args.inputs) == 1 else list(args.inputs)
     m = monitor(
@@ -70,6 +80,6 @@ def monitor_command(args) -> int:
             title=title, pictures=pictures_wanted(args.no_pictures),
         )  # fmt: skip
         write_report(args.output, html)
-        if args.format == "table":
+        if args.format == "text" and not is_stdout(args.output):
             out(f"\nreport written to {args.output}")
     return 0

@@ -11,6 +11,7 @@ import csv
 import importlib.util
 import json
 import math
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -34,14 +35,18 @@ __all__ = [
     "wrapped",
     "one_line",
     "out",
+    "page_on_stdout",
     "pictures_wanted",
     "print_batch_summary",
     "report_entries",
     "report_warnings",
     "result_dict",
+    "safe_cell",
     "show_warning",
     "summary",
+    "text_stream",
     "title",
+    "visible",
     "warn",
     "write_csv",
 ]
@@ -54,14 +59,30 @@ _WARNINGS_SHOWN = 5
 
 # ----------------------------------------------------------------------------------------------
 # streams
+_page_on_stdout = False
+
+
+def page_on_stdout(on: bool = True) -> None:
+    """Keep standard output for a page written there (``-o -``): from now on, the lines,
+    JSON and CSV that would go to standard output go to standard error."""
+    global _page_on_stdout
+    _page_on_stdout = bool(on)
+
+
+def text_stream():
+    """Where lines, JSON and CSV are written: standard output, or standard error while a page
+    goes to standard output (:func:`page_on_stdout`)."""
+    return sys.stderr if _page_on_stdout else sys.stdout
+
+
 def out(text: str = "") -> None:
     """Write a line to standard output, control characters shown escaped (a label holding
     an escape sequence cannot recolour or rewrite the terminal)."""
-    sys.stdout.write("\n".join(visible(line) for line in text.split("\n")) + "\n")
+    text_stream().write("\n".join(visible(line) for line in text.split("\n")) + "\n")
 
 
 def visible(text: str) -> str:
-    """``text`` with control characters (other than tabs) written as escapes, e.g. ``\x1b``."""
+    r"""``text`` with control characters (other than tabs) written as escapes, e.g. ``\x1b``."""
     if text.isprintable():
         return text
     return "".join(
@@ -117,7 +138,7 @@ def _jsonable(obj):
 
 def dump_json(obj) -> None:
     """Write ``obj`` as indented JSON (NaN and infinities as null) to standard output."""
-    sys.stdout.write(json.dumps(_jsonable(obj), indent=2, allow_nan=False) + "\n")
+    text_stream().write(json.dumps(_jsonable(obj), indent=2, allow_nan=False) + "\n")
 
 
 def result_dict(r: Evaluated) -> dict:
@@ -202,24 +223,32 @@ def _csv_value(v) -> str:
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def safe_cell(text: str) -> str:
-    """A text cell that a spreadsheet will not run: one starting with ``=``, ``+``, ``-``,
-    ``@``, a tab or a carriage return gets a leading ``'`` (the OWASP rule for CSV injection),
-    unless it is a plain number (``-0.5`` stays a number)."""
-    if text.startswith(_FORMULA_START):
-        try:
-            float(text)
-        except ValueError:
-            return "'" + text
-    return text
+    r"""A text cell that neither a spreadsheet nor a terminal will run.
+
+    A cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading
+    ``'`` (the OWASP rule for CSV injection), unless it is a plain number (``-0.5`` stays a
+    number); control characters (other than tabs) are written as escapes, as in the tables
+    (the escape character becomes the text ``\x1b``, a new line ``\n``).
+
+    Examples
+    --------
+    >>> safe_cell("=1+1"), safe_cell("-0.5"), safe_cell("-1+2")
+    ("'=1+1", '-0.5', "'-1+2")
+    """
+    if text.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(text):
+        text = "'" + text
+    return visible(text)
 
 
 def write_csv(header: Sequence[str], rows: Sequence[Sequence]) -> None:
-    """Write a CSV table to standard output (floats round-trip exactly; None and NaN empty)."""
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    w.writerow(header)
+    """Write a CSV table to standard output (floats round-trip exactly; None and NaN empty;
+    text cells through :func:`safe_cell`)."""
+    w = csv.writer(text_stream(), lineterminator="\n")
+    w.writerow([safe_cell(str(h)) for h in header])
     for row in rows:
         w.writerow([_csv_value(v) for v in row])
 
@@ -277,22 +306,18 @@ def print_batch_summary(batch) -> None:
 # ----------------------------------------------------------------------------------------------
 # HTML report
 def check_output_path(path) -> None:
-    """Refuse, before any work, an output path whose folder does not exist or that is a folder.
+    """Refuse, before any work, an output path that the report cannot be written to (see
+    :mod:`bacc.display.files`): a folder, a missing folder, a block device, a socket, a link
+    to nothing. ``-`` (standard output), a regular file, a named pipe and a character device
+    are accepted.
 
     Raises
     ------
     BaccError
     """
-    import os
+    from ..display.files import check_output_path as check
 
-    from ..errors import BaccError
-
-    p = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(p))
-    if os.path.isdir(p):
-        raise BaccError(f"cannot write the report to {p}: it is a folder; give a file name with -o")
-    if not os.path.isdir(folder):
-        raise BaccError(f"cannot write the report to {p}: the folder {folder} does not exist")
+    check(path, "the report")
 
 
 def pictures_wanted(no_pictures: bool) -> bool:

@@ -729,27 +729,13 @@ def render_report(
 def write_report(path: str | Path, html_text: str) -> Path:
     """Write the page to ``path`` (UTF-8) and return the path; errors become BaccError.
 
-    The page is written to a temporary file in the same folder and renamed over ``path`` only
-    when complete: a failed write (full disk, size limit, interruption) leaves a previous
-    report intact and no partial one.
+    ``-`` writes the page to standard output. A regular file is written to a temporary file
+    in the same folder and renamed over ``path`` only when complete: a failed write (full
+    disk, size limit, interruption) leaves a previous report intact and no partial one. A new
+    file gets the permissions the umask gives, an existing one keeps its mode; a named pipe or
+    a character device is written directly, never replaced; a folder, a block device or a
+    socket is refused (see :mod:`bacc.display.files`).
     """
-    import os
-    import tempfile
+    from .files import write_text
 
-    p = Path(path)
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(html_text)
-        os.replace(tmp, p)
-        tmp = None
-    except OSError as exc:
-        raise BaccError(f"cannot write {p}: {exc.strerror or exc}") from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-    return p
+    return write_text(path, html_text, "the report")
