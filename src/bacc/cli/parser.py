@@ -7,10 +7,9 @@ Every option has a help text with an example (``e.g. ...``); a usage error raise
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import textwrap
 
+from ..display.text import WIDTH, terminal_width
 from .output import DETAIL_LIMIT
 
 __all__ = ["UsageError", "build_parser"]
@@ -45,16 +44,19 @@ class _Parser(argparse.ArgumentParser):
         return ""
 
 
+#: Help text is wrapped to the terminal, but never narrower than this (a 20-column terminal
+#: wraps it itself) nor wider than the rest of the output.
+_HELP_MIN_WIDTH = 40
+
+
+def _help_width() -> int:
+    """Columns of the help text: the terminal's width within [40, 100] (100 without one)."""
+    return min(WIDTH, max(_HELP_MIN_WIDTH, terminal_width()))
+
+
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     def __init__(self, prog: str) -> None:
-        super().__init__(prog, max_help_position=30, width=min(100, _terminal_width()))
-
-
-def _terminal_width() -> int:
-    try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns
-    except (OSError, ValueError, AttributeError):
-        return 100
+        super().__init__(prog, max_help_position=30, width=_help_width())
 
 
 _INPUT_HELP = """\
@@ -107,7 +109,7 @@ def _add_stats(p: argparse.ArgumentParser) -> None:
 
 def _desc(text: str, extra: str = "") -> str:
     """A description paragraph wrapped for the terminal, then preformatted ``extra``."""
-    return textwrap.fill(text, min(90, _terminal_width() - 2)) + ("\n\n" + extra if extra else "")
+    return textwrap.fill(text, min(90, _help_width() - 2)) + ("\n\n" + extra if extra else "")
 
 
 def _epilog(text: str) -> str:

@@ -50,6 +50,7 @@ __all__ = [
     "summary_header",
     "summary_row",
     "summary_table",
+    "terminal_width",
 ]
 
 
@@ -107,6 +108,40 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
 
 #: Width of bacc's terminal output: every line of the default output fits.
 WIDTH = 100
+
+
+def terminal_width(stream=None, default: int = WIDTH) -> int:
+    """The number of columns of the terminal behind ``stream`` (default standard output).
+
+    ``default`` when the stream is not a terminal, or when the terminal reports no width (0
+    columns, as some pseudo-terminals and CI runners do); never less than 1.
+
+    Parameters
+    ----------
+    stream : file object, optional
+        Default ``sys.stdout``.
+    default : int
+        The width to use without a terminal width.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import io
+    >>> terminal_width(io.StringIO())
+    100
+    """
+    import os
+    import sys
+
+    stream = sys.stdout if stream is None else stream
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError, AttributeError, TypeError):
+        return max(1, default)
+    return columns if isinstance(columns, int) and columns > 0 else max(1, default)
 
 
 def wrap(text: str, width: int = WIDTH, indent: str = "  ") -> list[str]:
