@@ -260,26 +260,35 @@ def parse_matrix_text(text: str) -> tuple[str | None, list[list[int]]]:
             raise BaccError(f"bad matrix text {_short(text)}: nothing before '='; write NAME=42,3;6,4")
     hint = 'write rows separated by ";" and counts by ",", e.g. "42,3;6,4"'
     rows: list[list[int]] = []
-    raw_rows = [r for r in re.split(r"[;\n]", body) if r.strip()]
-    if not raw_rows:
-        raise BaccError(f"bad matrix text {_short(text)}: no counts; {hint}")
+    shown = _short(text)
+    body = body.strip()
+    if not body:
+        raise BaccError(f"bad matrix text {shown}: no counts; {hint}")
+    # ';' (with any white space around it) or a new line (blank lines included) ends a row
+    raw_rows = re.split(r"\s*;\s*|\s*\n\s*", body)
     for i, r in enumerate(raw_rows, start=1):
-        fields = [f for f in re.split(r"[,\s]+", r.strip()) if f]
+        if not r:
+            where = "after the last ';'" if i == len(raw_rows) else f"(row {i})"
+            raise BaccError(f"bad matrix text {shown}: an empty row {where}; {hint}")
+        # counts are separated by ',' (white space around it allowed), or else by white space
+        fields = [f.strip() for f in r.split(",")] if "," in r else r.split()
         row = []
-        for f in fields:
-            try:
-                v = float(f)
-            except ValueError:
-                raise BaccError(f"bad matrix text {_short(text)}: {f!r} in row {i} is not a count; {hint}") from None
+        for j, f in enumerate(fields, start=1):
+            if not f:
+                raise BaccError(f"bad matrix text {shown}: row {i} has an empty count at position "
+                                f"{j} (two commas in a row, or a comma at an end); {hint}")
+            v = _count(f)
+            if v is None:
+                raise BaccError(f"bad matrix text {shown}: {f!r} in row {i} is not a count; {hint}")
             if not math.isfinite(v) or v != int(v) or v < 0:
                 raise BaccError(
-                    f"bad matrix text {_short(text)}: {f!r} in row {i} is not a whole number >= 0; {hint}"
+                    f"bad matrix text {shown}: {f!r} in row {i} is not a whole number >= 0; {hint}"
                 )
             row.append(int(v))
         if rows and len(row) != len(rows[0]):
             raise BaccError(
-                f"bad matrix text {_short(text)}: row {i} has {len(row)} counts, row 1 has "
-                f"{len(rows[0])}; {hint}"
+                f"bad matrix text {_short(text)}: row {i} has {len(row)} count"
+                f"{'s' if len(row) != 1 else ''}, row 1 has {len(rows[0])}; {hint}"
             )
         rows.append(row)
     if len(rows) != len(rows[0]):
@@ -288,6 +297,15 @@ def parse_matrix_text(text: str) -> tuple[str | None, list[list[int]]]:
             f"matrix is square (classes x classes); {hint}"
         )
     return name, rows
+
+
+def _count(text: str) -> float | None:
+    """A field of matrix text as a number (``3``, ``3.0``, ``1e3``, ``nan``, ``inf``), or None
+    when it is not written as one (``3x``, ``1_000``, ``0x10``)."""
+    if not re.fullmatch(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:nan|inf(?:inity)?)",
+                        text, flags=re.IGNORECASE):
+        return None
+    return float(text)
 
 
 def _is_text_matrix(spec: str) -> bool:
