@@ -151,7 +151,7 @@ def _metrics_section(args, r, settings) -> None:
     out()
     at = "" if args.prevalence is None else f" at prevalence {args.prevalence:g}"
     out(wrapped(f"other metrics{at} (stratified design; MC: Monte Carlo +- its error):"))
-    out(metric_table(res, settings.confidence))
+    out(metric_table(res, settings.confidence, r.name))
 
 
 def compare(args) -> int:

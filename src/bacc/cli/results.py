@@ -24,6 +24,7 @@ from .inputs import Item, parse_prior, parse_weights
 __all__ = [
     "Evaluated",
     "Settings",
+    "UndefinedMetric",
     "resolve_paired",
     "shares_examples",
     "batch_summary",
@@ -278,42 +279,88 @@ WHOLE_METRICS = ("accuracy", "macro_f1", "cohen_kappa", "matthews", "g_mean", "i
 CLASS_METRICS = ("precision", "recall", "specificity", "f1", "balanced_precision")
 
 
+@dataclass(frozen=True)
+class UndefinedMetric:
+    """A metric of ``--metrics`` that is undefined on one input: an empty cell and a note.
+
+    Attributes
+    ----------
+    metric : str
+        The metric's name (as for :func:`bacc.posterior_metric`).
+    label : object or None
+        The class of a per-class metric.
+    reason : str
+        Why it is undefined (the library's message), e.g. no true example of the class.
+    confidence : float
+        The level of the other metrics' intervals.
+    """
+
+    metric: str
+    label: Any
+    reason: str
+    confidence: float
+
+    @property
+    def name(self) -> str:
+        """``metric`` and, for a per-class metric, ``(label)``."""
+        return self.metric + ("" if self.label is None else f" ({self.label})")
+
+    def to_dict(self) -> dict:
+        """The JSON of the metric: the values of a computed one as null, with the reason."""
+        from .._engine.convert import jsonable
+
+        return {
+            "metric": self.metric, "label": jsonable(self.label), "undefined": True,
+            "reason": self.reason, "design": None, "prevalence": None, "sample": None,
+            "exact": None, "method": None, "confidence": self.confidence, "mean": None,
+            "median": None, "lower": None, "upper": None, "mc_se": None,
+        }
+
+
 def metric_results(r: Evaluated, settings: Settings, prevalence: float | None) -> list:
     """The posteriors of ``--metrics`` for one evaluated input (:func:`bacc.posterior_metric`):
     the whole-matrix metrics and, for two classes, the second class's per-class metrics (at
     ``prevalence`` when given).
 
+    A metric the library cannot compute on this input (e.g. the recall of a class without
+    true examples) becomes an :class:`UndefinedMetric` carrying the reason, with a one-line
+    warning naming the input, the metric and the reason; the other metrics are computed.
+
     Raises
     ------
     BaccError
-        ``prevalence`` with more than two classes, or a bad value; named by the input.
+        ``prevalence`` with more than two classes; named by the input.
     """
     from ..metric_posterior import posterior_metric
+    from .output import warn
 
     cm = r.item.confusion
+    if prevalence is not None and cm.n_classes != 2:
+        raise BaccError(f"{r.name}: --prevalence is for two classes (the share of the second "
+                        f"class, {cm.labels[-1]!r} here); this input has {cm.n_classes}")
+    wanted = [(m, None) for m in WHOLE_METRICS]
+    if cm.n_classes == 2:
+        wanted += [(m, cm.labels[1]) for m in CLASS_METRICS]
     out = []
-    try:
-        if prevalence is not None and cm.n_classes != 2:
-            raise BaccError("--prevalence is for two classes (the share of the second class, "
-                            f"{cm.labels[-1]!r} here); this input has {cm.n_classes}")
-        for m in WHOLE_METRICS:
-            out.append(posterior_metric(cm, m, confidence=settings.confidence,
+    for metric, label in wanted:
+        try:
+            out.append(posterior_metric(cm, metric, label=label, confidence=settings.confidence,
                                         prevalence=prevalence))
-        if cm.n_classes == 2:
-            for m in CLASS_METRICS:
-                out.append(posterior_metric(cm, m, label=cm.labels[1],
-                                            confidence=settings.confidence, prevalence=prevalence))
-    except BaccError as exc:
-        raise BaccError(f"{r.name}: {exc}") from None
+        except BaccError as exc:
+            undefined = UndefinedMetric(metric, label, str(exc), settings.confidence)
+            warn(f"{r.name}: {undefined.name} is left empty: {exc}")
+            out.append(undefined)
     return out
 
 
 def metric_extras(results: Sequence[Evaluated], settings: Settings,
                   prevalence: float | None) -> tuple[dict, dict]:
-    """For a report with ``--metrics``: each input's metric posteriors, and for two classes
-    its precision against prevalence (:func:`bacc.metric_posterior.precision_curve` over
-    prevalences from 1e-4 to 0.5)."""
+    """For a report with ``--metrics``: each input's metric posteriors (an
+    :class:`UndefinedMetric` where one is undefined), and for two classes its precision
+    against prevalence (:func:`bacc.metric_posterior.precision_curve` over prevalences from
+    1e-4 to 0.5; left out, with a warning, where it is undefined)."""
     from ..metric_posterior import precision_curve
+    from .output import warn
 
     metrics, curves = {}, {}
     grid = np.geomspace(1e-4, 0.5, 25)
@@ -321,8 +368,11 @@ def metric_extras(results: Sequence[Evaluated], settings: Settings,
         metrics[r.name] = metric_results(r, settings, prevalence)
         cm = r.item.confusion
         if cm.n_classes == 2 and (cm.support > 0).all():
-            curves[r.name] = precision_curve(cm, grid, label=cm.labels[1],
-                                             confidence=settings.confidence)
+            try:
+                curves[r.name] = precision_curve(cm, grid, label=cm.labels[1],
+                                                 confidence=settings.confidence)
+            except BaccError as exc:
+                warn(f"{r.name}: the precision against prevalence is left out: {exc}")
     return metrics, curves
 
 

@@ -396,6 +396,12 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
                      "computed exactly, or by Monte Carlo with the error shown.</p>"
                      f'<div class="scroll">{html_table(mh, mrows, cls="cards", headline=(2, 3))}'
                      "</div>")
+        undefined = [r for r in e.metrics if getattr(r, "reason", None) is not None]
+        if undefined:
+            parts.append('<ul class="muted">' + "".join(
+                f"<li>{esc(r.metric.replace('_', ' '))}"
+                f"{'' if r.label is None else esc(f' ({r.label})')} is undefined for "
+                f"{esc(e.name)}: {esc(r.reason)}</li>" for r in undefined) + "</ul>")
     if pictures:
         w = REPORT_WIDTH
         pics = [
@@ -432,6 +438,9 @@ def _metric_rows(results) -> tuple[list[str], list[list[str]]]:
     rows = []
     for r in results:
         name = r.metric.replace("_", " ") + ("" if r.label is None else f" ({r.label})")
+        if getattr(r, "reason", None) is not None:  # undefined on this entry
+            rows.append([name, _text.UNDEFINED, _text.UNDEFINED, _text.UNDEFINED, "undefined"])
+            continue
         how = ("exact" if r.exact
                else f"Monte Carlo ± {fmt.significant(max(r.mc_se.values()), 1)}")
         rows.append([name, fmt.number(r.sample), fmt.number(r.mean),

@@ -108,6 +108,8 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
 
 #: Width of bacc's terminal output: every line of the default output fits.
 WIDTH = 100
+#: The cell of a value that is undefined (a metric on an input where it is 0/0).
+UNDEFINED = "\u2014"
 
 
 def terminal_width(stream=None, default: int = WIDTH) -> int:
@@ -348,19 +350,31 @@ def confusion_text(cm, width: int = WIDTH) -> str:
     return "\n".join([*head, *align(header, rows, width=None)])
 
 
-def metric_table(results, confidence: float) -> str:
+def metric_table(results, confidence: float, name: str | None = None) -> str:
     """Terminal table of :class:`bacc.MetricPosterior` results: sample value, posterior mean,
     central credible interval, and how each was computed (exact, or Monte Carlo with its
-    error)."""
+    error).
+
+    A result with a ``reason`` (a metric undefined on this input) gets empty cells
+    (:data:`UNDEFINED`) and a note below the table naming the metric, the input ``name`` and
+    the reason.
+    """
     pct = fmt.percent(confidence)
     header = ["metric", "sample", "mean", f"{pct} credible", "computed"]
     rows = []
+    notes = []
+    where = "here" if name is None else f"for {name}"
     for r in results:
-        name = r.metric + ("" if r.label is None else f" ({r.label})")
+        metric = r.metric + ("" if r.label is None else f" ({r.label})")
+        reason = getattr(r, "reason", None)
+        if reason is not None:  # undefined on this input: empty cells and a note
+            rows.append([metric, UNDEFINED, UNDEFINED, UNDEFINED, "undefined"])
+            notes += wrap(f"{UNDEFINED} {metric} is undefined {where}: {reason}")
+            continue
         how = "exact" if r.exact else f"MC +- {fmt.significant(max(r.mc_se.values()), 1)}"
-        rows.append([name, fmt.number(r.sample), fmt.number(r.mean),
+        rows.append([metric, fmt.number(r.sample), fmt.number(r.mean),
                      fmt.interval(r.lower, r.upper), how])
-    return "\n".join(align(header, rows))
+    return "\n".join([*align(header, rows), *notes])
 
 
 # ----------------------------------------------------------------------------------------------
