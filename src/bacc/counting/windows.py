@@ -15,8 +15,26 @@ group and window reach Python:
 
 Buckets of fixed width are aligned on Monday 3 January 2000, 00:00 (DuckDB's ``time_bucket``
 origin), so ``"7D"`` windows start on Mondays and ``"1D"`` windows at midnight; month buckets
-are aligned on January 2000. Times with a time zone are bucketed in UTC; dates are midnight.
-Window starts come back as naive :class:`datetime.datetime` values (UTC).
+are aligned on January 2000. Dates are midnight.
+
+Time zones: times are bucketed on the clock of their own time zone. A time-zone-aware time is
+read as its local wall-clock time, so a ``"1D"`` window is a local calendar day and window
+starts come back as naive :class:`datetime.datetime` values of that clock (local midnight for
+daily windows). Across a change of daylight saving time a local day lasts 23 or 25 hours, and
+a window shorter than a day holds the hour that the clock skips (no examples) or repeats
+(two hours of examples). Where each engine finds the zone:
+
+- pandas, polars, pyarrow, Dask and the other frames: the column's time zone;
+- Parquet files: the zone stored with the column (``timestamp[ns, tz=America/New_York]``, as
+  pandas and polars write it; read with pyarrow); files that disagree are refused;
+- CSV and JSON-lines text with offsets (``2026-03-08 01:30:00-05:00``): the clock as written
+  (the offset dropped);
+- a DuckDB relation's ``TIMESTAMPTZ`` column, which keeps no zone: the connection's
+  ``TimeZone`` setting, as DuckDB itself shows and truncates such times;
+- a mapping of columns: each value's own zone (aware ``datetime``, text with an offset).
+
+Naive times are taken as they are, whatever clock they were written in. Times of nanosecond
+resolution are floored to the microsecond before bucketing, as numpy and pandas do.
 """
 
 from __future__ import annotations
@@ -146,17 +164,29 @@ def parse_window(window: str | Window) -> Window:
     return Window(window.strip(), micros * num, months * num)
 
 
-def to_datetime64(value: Any, what: str) -> np.datetime64:
-    """A time given as text, ``datetime``, ``date`` or ``datetime64`` (UTC for aware times)."""
+#: The zone at the end of a time written as text: ``Z``, ``UTC`` or an offset (``-05:00``),
+#: after a clock time (so that the day of ``2026-03-07`` is not read as an offset).
+_TEXT_ZONE = re.compile(r"(\d\d:\d\d(?::\d\d(?:\.\d+)?)?)\s*(?:Z|UTC|[+-]\d\d(?::?\d\d)?)$", re.I)
+
+
+def wall_clock(value: Any) -> Any:
+    """``value`` on its own clock: an aware ``datetime`` (or pandas ``Timestamp``) without its
+    zone, text without its trailing offset; anything else unchanged."""
     if isinstance(value, _dt.datetime) and value.tzinfo is not None:
-        value = value.astimezone(_dt.timezone.utc).replace(tzinfo=None)
-    if isinstance(value, str) and re.search(r"(Z|[+-]\d\d:?\d\d)$", value.strip()):
-        try:
-            parsed = _dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
-            raise BaccError(f"{what}: cannot read {value!r} as a date or time (use 2026-01-31 or "
-                            "2026-01-31T12:00)") from None
-        value = parsed.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+        return value.replace(tzinfo=None)
+    if isinstance(value, str):
+        return _TEXT_ZONE.sub(r"\1", value.strip())
+    return value
+
+
+def to_datetime64(value: Any, what: str) -> np.datetime64:
+    """A time given as text, ``datetime``, ``date`` or ``datetime64``.
+
+    An aware time is read on its own clock (its zone or offset dropped), as the times of the
+    data are bucketed: ``2026-03-08T00:00-05:00`` is midnight of 8 March, the start of that
+    day's window for data in New York.
+    """
+    value = wall_clock(value)
     try:
         out = np.datetime64(value, "us")
     except (ValueError, TypeError):
@@ -201,8 +231,10 @@ def count_windows(
     true, pred : str
         Columns of the true and predicted class.
     time : str
-        Column of the time of each example (a timestamp or date type; CSV text in ISO form is
-        read as timestamps by DuckDB).
+        Column of the time of each example (a timestamp or date type, naive or with a time
+        zone; CSV text in ISO form is read as timestamps by DuckDB). Windows are counted on the
+        clock of the column's own time zone: a daily window is a local calendar day (23 or 25
+        hours across a change of daylight saving time).
     window : str or Window
         Bucket width (:func:`parse_window`).
     by : str or sequence of str, optional
@@ -211,13 +243,15 @@ def count_windows(
         As in :func:`bacc.counts`. An example with a missing time counts as a missing value.
     period : (start, end), optional
         Count only the examples with ``start <= time < end``, without windows: one matrix
-        per group (a reference period).
+        per group (a reference period). The bounds are read on the data's clock, as window
+        starts are (an aware bound on its own clock).
 
     Returns
     -------
     GroupedCounts or ConfusionMatrix
         Groups are ``(*by values, window start)`` tuples (``window start`` alone without
-        ``by``), window starts as naive ``datetime`` (UTC); with ``period``, one matrix per
+        ``by``), window starts as naive ``datetime`` on the clock of the data's time zone
+        (see the module notes); with ``period``, one matrix per
         ``by`` group (a :class:`ConfusionMatrix` without ``by``).
 
     Raises
@@ -340,16 +374,70 @@ def _assemble_columns(arrays: list, spec: _TimeSpec) -> GroupedCounts | None:
 
 # ----------------------------------------------------------------------------------------------
 # DuckDB (files)
-_SQL_TIMES = {
-    "TIMESTAMP": "CAST({c} AS TIMESTAMP)",
-    "TIMESTAMP_NS": "CAST({c} AS TIMESTAMP)",
-    "TIMESTAMP_MS": "CAST({c} AS TIMESTAMP)",
-    "TIMESTAMP_S": "CAST({c} AS TIMESTAMP)",
-    "DATETIME": "CAST({c} AS TIMESTAMP)",
-    "DATE": "CAST({c} AS TIMESTAMP)",
-    "TIMESTAMP WITH TIME ZONE": "timezone('UTC', {c})",
-    "TIMESTAMPTZ": "timezone('UTC', {c})",
-}
+_NAIVE = {"TIMESTAMP", "TIMESTAMP_MS", "TIMESTAMP_S", "DATETIME", "DATE"}
+_NAIVE_NS = {"TIMESTAMP_NS"}
+_AWARE = {"TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ"}
+_AWARE_NS = {"TIMESTAMPTZ_NS", "TIMESTAMP_NS WITH TIME ZONE", "TIMESTAMP WITH TIME ZONE_NS"}
+_SQL_TIME_TYPES = _NAIVE | _NAIVE_NS | _AWARE | _AWARE_NS
+#: ``_TEXT_ZONE`` for DuckDB (RE2): the clock time of text written with an offset
+_SQL_TEXT_ZONE = r"(\d\d:\d\d(?::\d\d(?:\.\d+)?)?)\s*(?:Z|UTC|[+-]\d\d(?::?\d\d)?)$"
+_OFFSET = re.compile(r"^([+-])(\d\d):?(\d\d)$")
+
+
+def _floor_us(ns: str) -> str:
+    """A TIMESTAMP from nanoseconds since 1970, floored to the microsecond (a cast rounds, and
+    would move a time half a microsecond before midnight into the next day)."""
+    return f"make_timestamp(({ns} - ((({ns}) % 1000) + 1000) % 1000) // 1000)"
+
+
+def _local_sql(aware: str, zone: str | None) -> str:
+    """The wall-clock TIMESTAMP of the TIMESTAMPTZ expression ``aware`` in ``zone`` (a zone
+    name, a fixed offset such as ``+05:30``, or ``None``: the connection's TimeZone)."""
+    if zone is None:
+        return f"timezone(current_setting('TimeZone'), {aware})"
+    m = _OFFSET.match(zone)
+    if m:
+        minutes = (1 if m.group(1) == "+" else -1) * (int(m.group(2)) * 60 + int(m.group(3)))
+        return f"(CAST(timezone('UTC', {aware}) AS TIMESTAMP) + INTERVAL ({minutes}) MINUTE)"
+    return "timezone('" + zone.replace("'", "''") + f"', {aware})"
+
+
+def _time_sql(ttype: str, col: str, zone: str | None, *, text: bool = False) -> str:
+    """The naive wall-clock TIMESTAMP of column ``col`` of DuckDB type ``ttype``: ``zone`` is
+    the column's time zone (aware types; ``None`` for the connection's), ``text`` means the
+    column is read as text written with offsets (the clock as written is kept)."""
+    c = _quote(col)
+    if text:
+        pattern = _SQL_TEXT_ZONE.replace("'", "''")
+        return f"CAST(regexp_replace(trim({c}), '{pattern}', '\\1', 'i') AS TIMESTAMP)"
+    if ttype in _NAIVE:
+        return f"CAST({c} AS TIMESTAMP)"
+    if ttype in _NAIVE_NS:
+        return _floor_us(f"epoch_ns({c})")
+    if ttype in _AWARE:
+        return _local_sql(c, zone)
+    return _local_sql(f"timezone('UTC', {_floor_us(f'epoch_ns({c})')})", zone)
+
+
+def _parquet_zone(files: list, col: str, where: str) -> str:
+    """The time zone stored with time column ``col`` of Parquet ``files`` (one for all)."""
+    pq = require("pyarrow.parquet", "data", "reading the time zone of a Parquet time column")
+    zones: dict[str, str] = {}
+    for f in files:
+        try:
+            schema = pq.read_schema(f)
+        except Exception as exc:  # pyarrow raises its own error types
+            raise BaccError(f"cannot read the schema of {f}: {first_line(exc)}") from None
+        if col in schema.names:
+            tz = getattr(schema.field(col).type, "tz", None)
+            zones.setdefault(tz or "UTC", f)
+    if len(zones) > 1:
+        shown = "; ".join(f"{z} in {f}" for z, f in list(zones.items())[:3])
+        raise BaccError(
+            f"{where}: column {col!r} (time=) is stored in different time zones ({shown}); "
+            "windows follow one clock: write the files in one time zone"
+        )
+    return next(iter(zones), "UTC")
 
 
 def _tally_files(source, spec: _TimeSpec, w: Window, bounds, *, sep, progress, memory_limit) -> Tally:
@@ -357,7 +445,20 @@ def _tally_files(source, spec: _TimeSpec, w: Window, bounds, *, sep, progress, m
     try:
         con.execute("SET TimeZone = 'UTC'")
         types = {row[0]: str(row[1]).upper() for row in schema}
-        sql, params = _window_sql(types, spec, w, bounds, reader, params, where, csv=(fmt == "csv"))
+        zone, text = None, False
+        if types.get(spec.time) in _AWARE | _AWARE_NS:
+            if fmt == "parquet":
+                zone = _parquet_zone(files, spec.time, where)
+            else:  # text with offsets: read as text, on the clock it is written in
+                text = True
+        if text and fmt == "json":
+            from .tally import check_columns
+
+            check_columns(list(types), spec, where)
+            reader = reader[:-1] + ", columns = ?)"
+            params = [*params, {c: "VARCHAR" if c == spec.time else types[c] for c in spec.keys}]
+        sql, params = _window_sql(types, spec, w, bounds, reader, params, where,
+                                  csv=(fmt == "csv"), zone=zone, text=text)
         cols = count_query(duckdb, con, sql, params, progress, files, where, numpy=True)
     finally:
         con.close()
@@ -365,14 +466,16 @@ def _tally_files(source, spec: _TimeSpec, w: Window, bounds, *, sep, progress, m
 
 
 def _window_sql(types: dict, spec: _TimeSpec, w: Window, bounds, reader: str, params: list,
-                where: str, *, csv: bool = False) -> tuple[str, list]:
+                where: str, *, csv: bool = False, zone: str | None = None,
+                text: bool = False) -> tuple[str, list]:
     """The one aggregation: ``SELECT by..., time_bucket(time), true, pred, COUNT(*) FROM reader
-    GROUP BY ...`` (or, with ``bounds``, the examples of a period without windows)."""
+    GROUP BY ...`` (or, with ``bounds``, the examples of a period without windows), on the
+    wall clock of the time column (``zone`` of an aware column, or ``text`` with offsets)."""
     from .tally import check_columns
 
     check_columns(list(types), spec, where)
     ttype = types[spec.time]
-    if ttype not in _SQL_TIMES:
+    if ttype not in _SQL_TIME_TYPES:
         raise BaccError(
             f"{where}: column {spec.time!r} (time=) holds {ttype}, not times; give a "
             "timestamp or date column (in CSV, ISO text such as 2026-01-31 12:00:00)"
@@ -382,8 +485,8 @@ def _window_sql(types: dict, spec: _TimeSpec, w: Window, bounds, reader: str, pa
     if csv:
         # labels and groups are read as text, as bacc.readers reads CSV, and trimmed
         reader = reader[:-1] + ", types = ?)"
-        params.append({c: "VARCHAR" for c in labels_cols})
-    ts = _SQL_TIMES[ttype].format(c=_quote(spec.time))
+        params.append({c: "VARCHAR" for c in [*labels_cols, *([spec.time] if text else [])]})
+    ts = _time_sql(ttype, spec.time, zone, text=text)
     cols = [f"trim({_quote(c)}) AS {_quote(c)}" if csv else _quote(c) for c in labels_cols]
     where_sql = ""
     if bounds is None:
@@ -423,6 +526,7 @@ def _tally_frame(source, spec: _TimeSpec, w: Window, bounds) -> Tally:
         return _tally_relation(source, spec, w, bounds)
     if module == "dask":
         return _tally_dask(source, spec, w, bounds)
+    source = _pandas_wall_clock(source, spec.time)
     nw, frame, schema, name, where = open_frame(source, spec, module)
     dtype = schema[spec.time]
     ts = nw.col(spec.time)
@@ -430,7 +534,7 @@ def _tally_frame(source, spec: _TimeSpec, w: Window, bounds) -> Tally:
         ts = ts.cast(nw.Datetime("us"))
     elif isinstance(dtype, nw.Datetime):
         if dtype.time_zone:
-            ts = ts.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
+            ts = ts.dt.replace_time_zone(None)  # the wall clock of the column's zone
     else:
         raise BaccError(f"{where}: column {spec.time!r} (time=) holds {dtype}, not times; give a "
                         "datetime or date column")
@@ -460,6 +564,28 @@ def _tally_frame(source, spec: _TimeSpec, w: Window, bounds) -> Tally:
     return Tally(rows, where)
 
 
+def _pandas_wall_clock(source, time: str):
+    """A pandas DataFrame whose aware time column is replaced by its wall clock (a new frame;
+    the caller's is not touched). Not every zone name is understood by narwhals in pandas
+    dtypes (``datetime64[ns, America/New_York]`` reads as an unknown type), so the zone is
+    dropped here, the same result as on every other engine. Other sources are returned as is."""
+    if type(source).__module__.split(".")[0] != "pandas" or not hasattr(source, "columns"):
+        return source
+    try:
+        col = source[time] if time in source.columns else None
+    except Exception:  # duplicated or odd column labels: left to the generic checks
+        return source
+    if col is None or getattr(col, "ndim", 1) != 1 or getattr(col.dtype, "tz", None) is None:
+        return source
+    try:
+        local = col.dt.tz_localize(None)
+    except (AttributeError, TypeError):
+        return source
+    out = source.copy(deep=False)
+    out[time] = local
+    return out
+
+
 def _tally_dask(source, spec: _TimeSpec, w: Window, bounds) -> Tally:
     """A Dask DataFrame through Dask's own API (the bucket number computed per partition)."""
     from .tally import check_columns
@@ -474,7 +600,7 @@ def _tally_dask(source, spec: _TimeSpec, w: Window, bounds) -> Tally:
         raise BaccError(f"{where}: column {spec.time!r} (time=) holds {t.dtype}, not times; give a "
                         "datetime column")
     if getattr(t.dtype, "tz", None) is not None:
-        t = t.dt.tz_convert("UTC").dt.tz_localize(None)
+        t = t.dt.tz_localize(None)  # the wall clock of the column's zone
     us = t.astype("datetime64[us]").astype("int64")
     labels_cols = [c for c in spec.keys if c != spec.time]
     try:
@@ -523,12 +649,24 @@ def _tally_mapping(source: Mapping, spec: _TimeSpec, w: Window, bounds) -> Tally
 
         check_columns([str(k) for k in source], spec, where)
     raw = source[spec.time]
-    try:
-        t = np.asarray(
-            [np.datetime64("NaT") if clean_value(v) is None else v for v in raw], dtype="datetime64[us]"
-        )
-    except (ValueError, TypeError):
-        raise BaccError(f"{where}: column {spec.time!r} (time=) does not hold times") from None
+    if isinstance(raw, str | bytes):
+        raise BaccError(f"{where}: column {spec.time!r} (time=) must be a sequence of times, "
+                        "not a single string")
+    values = [None if clean_value(v) is None else wall_clock(v) for v in raw]
+    t = np.empty(len(values), dtype="datetime64[us]")
+    for i, v in enumerate(values):
+        if v is None:
+            t[i] = np.datetime64("NaT")
+            continue
+        try:
+            t[i] = np.datetime64(v, "us")
+        except (ValueError, TypeError, OverflowError):
+            t[i] = np.datetime64("NaT")
+        if np.isnat(t[i]) or isinstance(v, bool | int | float | np.number | np.bool_):
+            raise BaccError(
+                f"{where}: column {spec.time!r} (time=) holds {v!r} (row {i}), not a time; give "
+                "datetimes, dates or ISO text such as 2026-01-31 12:00"
+            )
     cols = {k: v for k, v in source.items() if k != spec.time}
     if bounds is not None:
         keep = (t >= bounds[0]) & (t < bounds[1])
