@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..display.text import batch_summary_table, evaluation_table, summary_table
+from ..display.text import visible as _visible
 
 if TYPE_CHECKING:
     from .results import Evaluated
@@ -82,13 +83,9 @@ def out(text: str = "") -> None:
 
 
 def visible(text: str) -> str:
-    r"""``text`` with control characters (other than tabs) written as escapes, e.g. ``\x1b``."""
-    if text.isprintable():
-        return text
-    return "".join(
-        c if c.isprintable() or c == "\t" else c.encode("unicode_escape").decode("ascii")
-        for c in text
-    )
+    r"""``text`` with control characters (other than tabs) written as escapes, e.g. ``\x1b``
+    (:func:`bacc.display.text.visible`)."""
+    return _visible(text)
 
 
 def one_line(msg: object) -> str:

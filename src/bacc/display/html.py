@@ -24,8 +24,10 @@ __all__ = [
 
 
 def escape(value: object) -> str:
-    """Any value as HTML text, safe in text and attribute context."""
-    return html.escape(str(value), quote=True)
+    """Any value as HTML text, safe in text and attribute context; control and format
+    characters other than tabs and new lines are written as escapes (``\\x1b``), as in the
+    terminal tables (:func:`bacc.display.text.visible`)."""
+    return html.escape(text.visible(str(value), keep="\t\n"), quote=True)
 
 
 def table(

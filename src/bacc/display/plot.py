@@ -130,8 +130,11 @@ def close(fig: Figure) -> None:
 
 
 def _t(text: object) -> str:
-    """A user string shown literally (a ``$`` would otherwise start matplotlib mathtext)."""
-    return str(text).replace("$", r"\$")
+    """A user string shown literally (a ``$`` would otherwise start matplotlib mathtext;
+    control characters are drawn as escapes, :func:`bacc.display.text.visible`)."""
+    from .text import visible
+
+    return visible(str(text), keep="\n").replace("$", r"\$")
 
 
 def _dist_range(dist, lo_q: float = 1e-4) -> tuple[float, float]:
@@ -893,10 +896,18 @@ def figure_svg(fig: Figure, *, id_prefix: str = "f", alt: str = "") -> str:
     matplotlib, _ = _mpl()
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", id_prefix):
         raise BaccError(f"id_prefix must be letters and digits, got {id_prefix!r}")
+    from matplotlib.text import Text
+
+    from .text import visible
+
+    for t in fig.findobj(Text):  # labels with control characters are drawn escaped
+        shown = t.get_text()
+        if shown and not shown.isprintable():
+            t.set_text(visible(shown, keep="\t\n"))
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "bacc"}):
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-    svg = buf.getvalue()
+    svg = visible(buf.getvalue(), keep="\t\n")
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     ids = set(re.findall(r'\bid="([^"]+)"', svg))

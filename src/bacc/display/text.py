@@ -51,6 +51,7 @@ __all__ = [
     "summary_row",
     "summary_table",
     "terminal_width",
+    "visible",
 ]
 
 
@@ -110,6 +111,25 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
 WIDTH = 100
 #: The cell of a value that is undefined (a metric on an input where it is 0/0).
 UNDEFINED = "\u2014"
+
+
+def visible(text: str, keep: str = "\t") -> str:
+    r"""``text`` with control and format characters written as escapes (``\x1b``, ``\u202e``),
+    except those in ``keep``: a label holding an escape sequence cannot recolour or rewrite a
+    terminal, nor a bidirectional override reorder what is shown. The one rule for every
+    output format (tables, CSV, HTML, pictures).
+
+    Examples
+    --------
+    >>> print(visible("[31mred"))
+    [31mred
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() or c in keep else c.encode("unicode_escape").decode("ascii")
+        for c in text
+    )
 
 
 def terminal_width(stream=None, default: int = WIDTH) -> int:
