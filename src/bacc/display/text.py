@@ -121,8 +121,8 @@ def visible(text: str, keep: str = "\t") -> str:
 
     Examples
     --------
-    >>> print(visible("[31mred"))
-    [31mred
+    >>> print(visible("\x1b[31mred"), visible("a\u202eb"))
+    \x1b[31mred a\u202eb
     """
     if text.isprintable():
         return text
@@ -135,8 +135,10 @@ def visible(text: str, keep: str = "\t") -> str:
 def terminal_width(stream=None, default: int = WIDTH) -> int:
     """The number of columns of the terminal behind ``stream`` (default standard output).
 
-    ``default`` when the stream is not a terminal, or when the terminal reports no width (0
-    columns, as some pseudo-terminals and CI runners do); never less than 1.
+    The ``COLUMNS`` environment variable when it is a whole number above 0 (as
+    :func:`shutil.get_terminal_size` reads it), else the terminal's own width; ``default``
+    when the stream is not a terminal, or when the terminal reports no width (0 columns, as
+    some pseudo-terminals and CI runners do). Never less than 1.
 
     Parameters
     ----------
@@ -151,13 +153,15 @@ def terminal_width(stream=None, default: int = WIDTH) -> int:
 
     Examples
     --------
-    >>> import io
-    >>> terminal_width(io.StringIO())
-    100
+    >>> terminal_width() >= 1
+    True
     """
     import os
     import sys
 
+    env = os.environ.get("COLUMNS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
     stream = sys.stdout if stream is None else stream
     try:
         columns = os.get_terminal_size(stream.fileno()).columns
