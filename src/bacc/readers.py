@@ -150,15 +150,33 @@ class Table:
         return self.data[name]
 
 
-def _csv_table(path: str, text: str, sep: str | None) -> Table:
+#: Field separators recognised in a header row when none is given (DuckDB detects the same).
+_SEPARATORS = (",", "\t", ";", "|")
+
+
+def _sniff_separator(path: str, text: str) -> str:
+    """The field separator of a CSV text: the extension's (``,`` for ``.csv``, tab for ``.tsv``)
+    when the header row holds it, else the separator the header row holds most of (a ``.csv``
+    file written with ``;`` by a spreadsheet in many locales), else ``,``."""
     ext, _ = _suffixes(path)
-    delim = sep if sep is not None else _CSV_EXT.get(ext)
-    if delim is None:
-        first = text.split("\n", 1)[0]
-        delim = max((",", "\t", ";"), key=first.count)
-        if first.count(delim) == 0:
-            delim = ","
-    reader = csv.reader(_io.StringIO(text), delimiter=delim, strict=True)
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    default = _CSV_EXT.get(ext)
+    if default is not None and default in first:
+        return default
+    best = max(_SEPARATORS, key=first.count)
+    if first.count(best):
+        return best
+    return default or ","
+
+
+def _csv_table(path: str, text: str, sep: str | None) -> Table:
+    delim = sep if sep is not None else _sniff_separator(path, text)
+    if "\r" in text and "\n" not in text:
+        # lines ended by a carriage return alone (old Mac text): read with universal newlines
+        lines = _io.StringIO(text, newline=None)
+    else:
+        lines = _io.StringIO(text)
+    reader = csv.reader(lines, delimiter=delim, strict=True)
     header: list[str] | None = None
     rows: list[list[str]] = []
     lines: list[int] = []
@@ -180,6 +198,8 @@ def _csv_table(path: str, text: str, sep: str | None) -> Table:
         raise BaccError(f"{path}, line {reader.line_num}: malformed CSV ({exc})") from None
     if header is None:
         raise BaccError(f"{path} is empty: expected a header row naming the columns")
+    if not rows:
+        raise BaccError(f"{path} has a header row but no examples")
     dup = {h for h in header if header.count(h) > 1}
     if dup:
         raise BaccError(f"{path}: the header names the column {sorted(dup)[0]!r} more than once")
@@ -229,9 +249,13 @@ def read_table(path: str, *, sep: str | None = None) -> Table:
     Parameters
     ----------
     path : str
-        File name; ``-`` reads CSV from standard input. ``.gz`` files are decompressed.
+        File name; ``-`` reads CSV from standard input. ``.gz`` files are decompressed. A
+        byte order mark is skipped; lines may end in ``\n``, ``\r\n`` or ``\r``; quoted fields
+        may hold separators, quotes (doubled) and line breaks.
     sep : str, optional
-        Field separator of a CSV file (default from the extension, else sniffed from the header).
+        Field separator of a CSV file. Default: the extension's (``,`` for ``.csv``, tab for
+        ``.tsv``) when the header row holds it, else whichever of ``,``, tab, ``;`` and ``|``
+        the header row holds most of.
 
     Returns
     -------
@@ -241,7 +265,8 @@ def read_table(path: str, *, sep: str | None = None) -> Table:
     Raises
     ------
     BaccError
-        Unreadable or empty file, malformed CSV or JSON, rows of the wrong length.
+        Unreadable or empty file, a header row without examples, malformed CSV or JSON, rows
+        of the wrong length, a directory.
     """
     ext, _ = _suffixes(path)
     if ext in _BINARY_EXT:

@@ -165,11 +165,92 @@ def open_files(source, sep: str | None, memory_limit: str | None):
         try:
             schema = con.execute(f"DESCRIBE SELECT * FROM {reader}", params).fetchall()
         except duckdb.Error as exc:
+            _refuse_empty(files, fmt)
             raise BaccError(f"cannot read {where}: {first_line(exc)}") from None
+        if fmt in ("csv", "json") and len(schema) == 1:
+            _refuse_empty(files, fmt)
+        if fmt == "csv" and sep is None and len(schema) == 1:
+            reader, params, schema = _retry_separator(duckdb, con, reader, params, schema, where)
+        if fmt == "csv":
+            _refuse_repeated_names(duckdb, con, files, [row[0] for row in schema], sep)
     except BaseException:
         con.close()
         raise
     return duckdb, con, files, fmt, where, reader, params, schema
+
+
+def _text_start(path: str, size: int = 65536) -> bytes | None:
+    """The first ``size`` bytes of a text file (decompressed for ``.gz``); None when they
+    cannot be read here (other compressions: DuckDB reads them)."""
+    import gzip
+
+    try:
+        if path.lower().endswith(".gz"):
+            with gzip.open(path, "rb") as fh:
+                return fh.read(size)
+        if Path(path).suffix.lower() in _COMPRESSED:
+            return None
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except (OSError, EOFError):
+        return None
+
+
+def _refuse_empty(files: list[str], fmt: str) -> None:
+    """Raise a BaccError when every file is empty (nothing but white space and a byte order
+    mark): DuckDB would read them as one column named ``column0`` or ``json``."""
+    if fmt not in ("csv", "json"):
+        return
+    for f in files:
+        start = _text_start(f)
+        if start is None or start.lstrip(b"\xef\xbb\xbf").strip():
+            return
+    what = "a header row naming the columns" if fmt == "csv" else "one JSON object per example"
+    name = files[0] if len(files) == 1 else f"every file of {files[0]} (and {len(files) - 1} more)"
+    raise BaccError(f"{name} is empty: expected {what}")
+
+
+def _retry_separator(duckdb, con, reader: str, params: list, schema: list, where: str):
+    """CSV files that DuckDB read as one column whose name holds a separator (its sniffer gives
+    up on rows of uneven length): read again with that separator, so that the error names the
+    rows rather than the columns."""
+    name = str(schema[0][0])
+    found = [c for c in (",", "\t", ";", "|") if c in name]
+    if not found:
+        return reader, params, schema
+    delim = max(found, key=name.count)
+    reader = reader[:-1] + ", delim = ?)"
+    params = [*params, delim]
+    shown = "tab" if delim == "\t" else repr(delim)
+    try:
+        schema = con.execute(f"DESCRIBE SELECT * FROM {reader}", params).fetchall()
+    except duckdb.Error as exc:
+        raise BaccError(
+            f"cannot read {where}: its header is separated by {shown}, but its rows could not "
+            f"be read so ({first_line(exc)}); do all rows have as many fields as the header?"
+        ) from None
+    return reader, params, schema
+
+
+def _refuse_repeated_names(duckdb, con, files: list[str], names: list[str], sep: str | None) -> None:
+    """Raise a BaccError when a CSV header names a column twice (DuckDB would rename the second
+    ``y_1`` and count the first without a word)."""
+    import re
+
+    suspects = [n for n in names if re.fullmatch(r".+_\d+", str(n))]
+    if not suspects:
+        return
+    reader = "read_csv(?, header = false, all_varchar = true" + (", delim = ?" if sep else "") + ")"
+    for f in files:
+        params: list = [[glob.escape(f)], *([sep] if sep else [])]
+        try:
+            row = con.execute(f"SELECT * FROM {reader} LIMIT 1", params).fetchone()
+        except duckdb.Error:
+            return  # the count itself reports what is wrong with the file
+        header = [str(v).strip() for v in (row or ()) if v is not None]
+        dup = sorted({h for h in header if header.count(h) > 1})
+        if dup:
+            raise BaccError(f"{f}: the header names the column {dup[0]!r} more than once")
 
 
 def tally_files(

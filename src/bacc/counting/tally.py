@@ -9,6 +9,7 @@ confusion matrices. Messages name columns with the argument that named them (``t
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -148,7 +149,16 @@ def clean_value(v):
 
 
 def first_line(exc: BaseException) -> str:
-    """The first line of an engine's error message (messages stay one line)."""
+    """The first line of an engine's error message (messages stay one line), with the reason
+    when the first line only says where (DuckDB's ``CSV Error on Line: 2``)."""
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    if not text:
+        return type(exc).__name__
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    head = lines[0]
+    if re.search(r"(CSV Error on Line: \d+|Error when sniffing file .*)$", head):
+        reason = next((ln for ln in lines[1:] if not ln.startswith("Original Line")), None)
+        if reason:
+            head = f"{head.rstrip('.')}: {reason}"
+    return head
 
