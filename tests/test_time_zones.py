@@ -324,3 +324,33 @@ def test_a_single_window(tmp_path):
         assert as_counter(got) == expected_counts(one, lambda t: t.dt.floor("D"))
     no_by = count_windows(one, window="7D", true="label", pred="predicted", time="ts")
     assert no_by.groups == (dt.datetime(2026, 10, 26),) and no_by.counts.sum() == 50
+
+
+def test_json_lines_with_offsets_are_read_on_the_clock_they_are_written_in(log, tmp_path):
+    path = tmp_path / "log.jsonl"
+    with open(path, "w") as f:
+        for d, t, y, p in zip(log["detector"], log["ts"], log["label"], log["predicted"], strict=True):
+            f.write(f'{{"detector": "{d}", "ts": "{t.isoformat()}", "label": {y}, "predicted": {p}}}\n')
+    assert "-04:00" in path.read_text() and "-05:00" in path.read_text()
+    got = count_windows(path, window="1D", progress=False, **KW)
+    assert same(got, count_windows(log, window="1D", **KW))
+
+
+def test_the_monitor_command_on_a_parquet_file_of_new_york_times(log, tmp_path):
+    import contextlib
+    import io
+    import json
+
+    from bacc.cli import main
+
+    log.to_parquet(tmp_path / "log.parquet")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["monitor", str(tmp_path / "log.parquet"), "--true", "label", "--pred", "predicted",
+                   "--time", "ts", "--by", "detector", "--window", "1D", "--format", "json"])
+    assert rc == 0, err.getvalue()
+    doc = json.loads(out.getvalue())
+    api = bacc.monitor(log, window="1D", progress=False, **KW).to_dict()
+    assert [w["window_start"] for w in doc["windows"]] == [w["window_start"] for w in api["windows"]]
+    n = {(w["detector"], w["window_start"]): sum(w["support"]) for w in doc["windows"]}
+    assert n[("a", "2026-03-08T00:00:00")] == 23 and n[("b", "2026-11-01T00:00:00")] == 25
