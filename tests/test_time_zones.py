@@ -250,7 +250,8 @@ def test_nanoseconds_are_floored_to_the_microsecond_as_pandas_does(tmp_path):
         df = pd.DataFrame({"detector": "a", "ts": ts if tz else ts.dt.tz_localize(None),
                            "label": [0, 1], "predicted": [0, 1]})
         df.to_parquet(tmp_path / "ns.parquet")
-        for src in (df, tmp_path / "ns.parquet"):
+        arrays = {c: df[c].to_numpy() for c in df.columns}  # datetime64[ns] when naive
+        for src in (df, tmp_path / "ns.parquet", arrays):
             got = count_windows(src, window="1D", progress=False, **KW)
             assert got.groups == (("a", dt.datetime(2026, 3, 7)), ("a", dt.datetime(2026, 3, 8)))
 

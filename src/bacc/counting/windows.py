@@ -652,8 +652,12 @@ def _tally_mapping(source: Mapping, spec: _TimeSpec, w: Window, bounds) -> Tally
     if isinstance(raw, str | bytes):
         raise BaccError(f"{where}: column {spec.time!r} (time=) must be a sequence of times, "
                         "not a single string")
-    values = [None if clean_value(v) is None else wall_clock(v) for v in raw]
-    t = np.empty(len(values), dtype="datetime64[us]")
+    if isinstance(raw, np.ndarray) and raw.dtype.kind == "M" and not np.ma.isMaskedArray(raw):
+        values: list = []
+        t = raw.astype("datetime64[us]").ravel()  # numpy floors finer units, as the engines do
+    else:
+        values = [None if clean_value(v) is None else wall_clock(v) for v in raw]
+        t = np.empty(len(values), dtype="datetime64[us]")
     for i, v in enumerate(values):
         if v is None:
             t[i] = np.datetime64("NaT")
