@@ -163,6 +163,7 @@ def test_column_names_with_quotes_and_sql_text(true, pred, tmp_path, monkeypatch
     ("bom_only.csv", BOM),
     ("empty.csv.gz", _gz(b"")),
     ("empty.jsonl", b""),
+    ("empty_array.json", b" [ ]\n"),
 ])
 def test_empty_files_are_refused_as_empty(name, data, tmp_path, monkeypatch):
     path = tmp_path / name
@@ -244,3 +245,13 @@ def test_a_directory_given_as_a_file_to_the_python_reader(tmp_path):
     d.mkdir()
     with pytest.raises(BaccError, match="is a directory"):
         read_predictions(str(d), true="y", pred="p")
+
+
+@pytest.mark.parametrize("layout", ["one line", "indented"])
+def test_a_json_file_holding_one_array_of_objects(layout, tmp_path, monkeypatch):
+    records = [{"y": t, "p": p} for t, p in PAIRS]
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps(records, indent=None if layout == "one line" else 2))
+    assert bacc.counts(str(path), true="y", pred="p", progress=False).counts.tolist() == expected()
+    for engine in (False, True):
+        assert cli_counts(path, engine=engine, monkeypatch=monkeypatch)[1] == expected()

@@ -69,8 +69,8 @@ def counts(
     ----------
     source : path, glob, directory, list of paths, DataFrame, lazy frame or mapping
         - ``str`` / ``os.PathLike``: a CSV (``.csv``, ``.tsv``, ``.txt``), Parquet
-          (``.parquet``, ``.pq``) or JSON-lines (``.jsonl``, ``.ndjson``, ``.json``) file, maybe
-          compressed (``.gz``, ``.zst``); a glob (``"preds/*.parquet"``, ``"**"`` recurses); a
+          (``.parquet``, ``.pq``) or JSON-lines (``.jsonl``, ``.ndjson``, ``.json``; also one
+          array of objects) file, maybe compressed (``.gz``, ``.zst``); a glob (``"preds/*.parquet"``, ``"**"`` recurses); a
           directory (every Parquet file under it, Hive partitions such as ``detector=a/``
           becoming columns; else every CSV, else every JSON-lines file); or a list of such
           paths. Counted by DuckDB out of core (``pip install duckdb``).

@@ -155,7 +155,8 @@ def open_files(source, sep: str | None, memory_limit: str | None):
         if fmt == "parquet":
             reader = "read_parquet(?, union_by_name = true)"
         elif fmt == "json":
-            reader = "read_json_auto(?, format = 'newline_delimited', union_by_name = true)"
+            # one object per line, or one array of objects (as bacc.readers reads .json)
+            reader = "read_json_auto(?, format = 'auto', union_by_name = true)"
         else:
             reader = "read_csv(?, header = true, union_by_name = true"
             if sep is not None:
@@ -203,7 +204,8 @@ def _refuse_empty(files: list[str], fmt: str) -> None:
         return
     for f in files:
         start = _text_start(f)
-        if start is None or start.lstrip(b"\xef\xbb\xbf").strip():
+        body = None if start is None else start.lstrip(b"\xef\xbb\xbf").strip()
+        if body is None or (body and not (fmt == "json" and body.replace(b" ", b"") == b"[]")):
             return
     what = "a header row naming the columns" if fmt == "csv" else "one JSON object per example"
     name = files[0] if len(files) == 1 else f"every file of {files[0]} (and {len(files) - 1} more)"
