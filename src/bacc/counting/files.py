@@ -239,9 +239,10 @@ def _refuse_repeated_names(duckdb, con, files: list[str], names: list[str], sep:
     ``y_1`` and count the first without a word)."""
     import re
 
-    suspects = [n for n in names if re.fullmatch(r".+_\d+", str(n))]
-    if not suspects:
-        return
+    present = {str(n) for n in names}
+    renamed = (re.fullmatch(r"(.+)_\d+", str(n)) for n in names)
+    if not any(m and m.group(1) in present for m in renamed):
+        return  # no y_1 beside a y: nothing was renamed
     reader = "read_csv(?, header = false, all_varchar = true" + (", delim = ?" if sep else "") + ")"
     for f in files:
         params: list = [[glob.escape(f)], *([sep] if sep else [])]
