@@ -355,3 +355,19 @@ def test_the_monitor_command_on_a_parquet_file_of_new_york_times(log, tmp_path):
     assert [w["window_start"] for w in doc["windows"]] == [w["window_start"] for w in api["windows"]]
     n = {(w["detector"], w["window_start"]): sum(w["support"]) for w in doc["windows"]}
     assert n[("a", "2026-03-08T00:00:00")] == 23 and n[("b", "2026-11-01T00:00:00")] == 25
+
+
+def test_a_reference_period_of_a_duckdb_relation_with_question_marks_in_column_names():
+    import duckdb
+
+    df = pd.DataFrame({"when?": pd.date_range("2026-01-01", periods=10, freq="12h", tz=NY),
+                       "y? '": [0, 1] * 5, "p": [0, 1, 1, 0, 0] * 2})
+    local = df["when?"].dt.tz_localize(None)
+    inside = df[(local >= "2026-01-02") & (local < "2026-01-04")]
+    want = [[int(((inside["y? '"] == t) & (inside.p == p)).sum()) for p in (0, 1)] for t in (0, 1)]
+    con = duckdb.connect()
+    con.execute(f"SET TimeZone = '{NY}'")
+    for src in (df, con.from_df(df)):
+        got = count_windows(src, true="y? '", pred="p", time="when?", window="1D",
+                            period=("2026-01-02", "2026-01-04"))
+        assert got.counts.tolist() == want and sum(map(sum, want)) == 4

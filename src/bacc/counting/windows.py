@@ -467,7 +467,7 @@ def _tally_files(source, spec: _TimeSpec, w: Window, bounds, *, sep, progress, m
 
 def _window_sql(types: dict, spec: _TimeSpec, w: Window, bounds, reader: str, params: list,
                 where: str, *, csv: bool = False, zone: str | None = None,
-                text: bool = False) -> tuple[str, list]:
+                text: bool = False, inline_bounds: bool = False) -> tuple[str, list]:
     """The one aggregation: ``SELECT by..., time_bucket(time), true, pred, COUNT(*) FROM reader
     GROUP BY ...`` (or, with ``bounds``, the examples of a period without windows), on the
     wall clock of the time column (``zone`` of an aware column, or ``text`` with offsets)."""
@@ -492,8 +492,12 @@ def _window_sql(types: dict, spec: _TimeSpec, w: Window, bounds, reader: str, pa
     if bounds is None:
         cols.insert(len(spec.by) - 1, f"time_bucket({w.sql}, {ts}) AS {_quote(spec.time)}")
     else:
-        where_sql = f" WHERE {ts} >= ? AND {ts} < ?"
-        params.extend(b.item() for b in bounds)
+        if inline_bounds:  # the relation API takes no parameters: the bounds as literals
+            lo, hi = (f"TIMESTAMP '{np.datetime_as_string(b, unit='us')}'" for b in bounds)
+        else:
+            lo, hi = "?", "?"
+            params.extend(b.item() for b in bounds)
+        where_sql = f" WHERE {ts} >= {lo} AND {ts} < {hi}"
     keys = ", ".join(_quote(c) for c in spec.keys)
     sql = (f"SELECT {keys}, COUNT(*) FROM (SELECT {', '.join(cols)} FROM {reader}{where_sql}) "
            f"GROUP BY {keys}")
@@ -505,9 +509,7 @@ def _tally_relation(rel, spec: _TimeSpec, w: Window, bounds) -> Tally:
     duckdb = require("duckdb", "data", "counting a DuckDB relation")
     where = "the DuckDB relation"
     types = {c: str(t).upper() for c, t in zip(rel.columns, rel.types, strict=True)}
-    sql, params = _window_sql(types, spec, w, bounds, "__bacc_rel", [], where)
-    for p in params:  # the relation API takes no parameters: the only ones are the two bounds
-        sql = sql.replace("?", "TIMESTAMP '" + str(p) + "'", 1)
+    sql, _ = _window_sql(types, spec, w, bounds, "__bacc_rel", [], where, inline_bounds=True)
     try:
         rows = rel.query("__bacc_rel", sql).fetchall()
     except duckdb.Error as exc:
