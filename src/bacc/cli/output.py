@@ -269,6 +269,7 @@ def heading(head: str, source: str = "") -> str:
     """``head   (source)`` on one line when it fits 100 columns, else the source on the next."""
     from ..display.text import WIDTH, wrap
 
+    head, source = _visible(head, keep=""), _visible(source, keep="")  # names stay one line
     if not source:
         return head
     one = f"{head}   ({source})"

@@ -195,7 +195,9 @@ def align(
     header : sequence
         Column titles.
     rows : sequence of sequences
-        Cells (any values, shown with ``str``), one sequence per row, as long as ``header``.
+        Cells (any values, shown with ``str``; control characters, new lines and tabs
+        written as escapes so that a cell stays one aligned line), one sequence per row, as
+        long as ``header``.
     left : int or collection of int
         The first ``left`` columns (an int) or the columns at these indices (a collection) are
         left-aligned, the others right-aligned (numbers).
@@ -215,7 +217,11 @@ def align(
     ['name    value', 'a         1.0', 'longer   22.5']
     """
     lefts = set(range(left)) if isinstance(left, int) else set(left)
-    table = [list(map(str, header)), *[list(map(str, r)) for r in rows]]
+
+    def cell(v: object) -> str:  # one line, control characters shown as escapes
+        return visible(str(v), keep="")
+
+    table = [list(map(cell, header)), *[list(map(cell, r)) for r in rows]]
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     out = []
     for r in table:
