@@ -78,6 +78,21 @@ def test_an_existing_report_keeps_its_mode(tmp_path, capsys, umask, mode):
     assert out.stat().st_ino != inode  # replaced by a rename, not rewritten in place
 
 
+def test_a_file_the_user_may_not_write_is_not_replaced(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "r.html"
+    out.write_text("read only")
+    out.chmod(0o444)
+    real_access = os.access
+    # as for a user other than root, who may write every file
+    monkeypatch.setattr(os, "access", lambda p, m, **kw: False if os.fspath(p) == str(out)
+                        and m == os.W_OK else real_access(p, m, **kw))
+    assert main([*REPORT, "-o", str(out)]) == 2
+    one_error_line(capsys.readouterr().err, f"cannot write the report to {out}",
+                   "Permission denied")
+    assert out.read_text() == "read only" and stat.S_IMODE(out.stat().st_mode) == 0o444
+    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]
+
+
 def test_new_file_mode_reads_the_umask_without_changing_it(umask):
     from bacc.display import files
 

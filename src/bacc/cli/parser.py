@@ -316,7 +316,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inputs(p)
     _add_stats(p)
     p.add_argument("-o", "--output", default="bacc-report.html", metavar="FILE",
-                   help="where to write the report (default bacc-report.html), e.g. -o report.html")
+                   help="where to write the report (default bacc-report.html; - for standard output, "
+                        "other lines then go to standard error), e.g. -o report.html")
     p.add_argument("--title", metavar="TEXT", help='title of the page, e.g. --title "Detectors, May"')
     p.add_argument("--paired", action=argparse.BooleanOptionalAction, default=None,
                    help="the inputs predicted the same examples: paired comparison and ranking; "
@@ -506,7 +507,8 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--format", choices=["text", "json", "csv"], default="text",
                    help="text (default), json, or csv (one row per detector and window), e.g. --format csv")
     o.add_argument("-o", "--output", metavar="FILE",
-                   help="also write an HTML report (detectors in alarm first, with timelines), e.g. -o monitor.html")
+                   help="also write an HTML report (detectors in alarm first, with timelines; - for "
+                        "standard output, the table then goes to standard error), e.g. -o monitor.html")
     o.add_argument("--title", metavar="TEXT", help='title of the report, e.g. --title "Detectors, 2026"')
     o.add_argument("--no-pictures", action="store_true", help="report without timelines (no matplotlib needed), e.g. --no-pictures")
 
@@ -524,7 +526,8 @@ def build_parser() -> argparse.ArgumentParser:
         """),
     )
     p.add_argument("-o", "--output", default="bacc-demo.html", metavar="FILE",
-                   help="where to write the report (default bacc-demo.html), e.g. -o demo.html")
+                   help="where to write the report (default bacc-demo.html; - for standard output, "
+                        "the tables then go to standard error), e.g. -o demo.html")
     p.add_argument("--no-report", dest="output", action="store_const", const=None,
                    help="print the tables only, e.g. --no-report")
     p.add_argument("--no-pictures", action="store_true", help="report without pictures, e.g. --no-pictures")

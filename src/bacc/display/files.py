@@ -7,7 +7,8 @@ The rules, as a careful Unix tool follows them:
 - A regular file (or a path that does not exist yet) is written to a temporary file in the same
   folder and renamed over the path only when complete, so that a failed write leaves the
   previous file intact and no partial one. A new file gets the permissions the umask gives
-  (``0666 & ~umask``, as ``cmd > file`` does); an existing file keeps its mode.
+  (``0666 & ~umask``, as ``cmd > file`` does); an existing file keeps its mode, and one the
+  user may not write is refused, as ``cmd > file`` refuses it.
 - A symbolic link is followed: the file it points to is replaced, the link stays.
 - A named pipe (FIFO) or a character device (``/dev/null``, a terminal, ``/dev/stdout``, the
   ``/dev/fd/N`` of a shell's process substitution) is written directly, as ``cmd > fifo`` does:
@@ -171,6 +172,8 @@ def _write_stream(path: str, data: bytes) -> None:
 def _replace(target: str, data: bytes, *, existing: bool) -> None:
     """Write a temporary file beside ``target`` and rename it over ``target``."""
     folder, name = os.path.split(target)
+    if existing and not os.access(target, os.W_OK):  # as ``cmd > file`` would refuse
+        raise PermissionError(13, "Permission denied")
     mode = stat.S_IMODE(os.stat(target).st_mode) if existing else new_file_mode()
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
     try:
