@@ -21,6 +21,7 @@ from ._engine.validate import (
     check_choice,
     check_count_limit,
     check_weights,
+    unmasked,
 )
 from .errors import BaccError, BaccWarning
 from .labels import check_classes, class_order, encode
@@ -40,22 +41,7 @@ __all__ = [
 def _validate_counts(matrix) -> np.ndarray:
     if isinstance(matrix, str | bytes):
         raise BaccError("a confusion matrix must be a square 2-D array of counts, got a string")
-    if np.ma.isMaskedArray(matrix):
-        # a masked cell is an unknown count: refuse it rather than count the hidden value
-        hidden = np.ma.getmaskarray(matrix)
-        if hidden.any():
-            where = tuple(int(i) for i in np.argwhere(hidden)[0])
-            raise BaccError(
-                f"the confusion matrix is a masked array with {int(hidden.sum())} masked "
-                f"count(s) (the first at {where}); fill them (e.g. matrix.filled(0)) or pass "
-                "a plain array"
-            )
-        matrix = np.ma.getdata(matrix)
-    elif isinstance(matrix, list | tuple) and any(
-        c is np.ma.masked for row in matrix for c in (row if isinstance(row, list | tuple) else [row])
-    ):
-        raise BaccError("the confusion matrix holds a masked count (numpy.ma.masked); "
-                        "give every count as a number")
+    matrix = unmasked(matrix, "the confusion matrix")
     try:
         arr = np.asarray(matrix)
     except (TypeError, ValueError) as exc:
@@ -165,7 +151,9 @@ def check_label_values(y_true, y_pred) -> None:
                 ) from None
         _refuse_scores(seq, name)
     vocab_t, vocab_p = set(y_true), set(y_pred)
-    if vocab_t and vocab_p and not vocab_t & vocab_p:
+    # labels that print alike (1 and "1") are check_one_kind's case, with its own message
+    alike = {str(v) for v in vocab_t} & {str(v) for v in vocab_p}
+    if vocab_t and vocab_p and not vocab_t & vocab_p and not alike:
         show = lambda v: sorted(map(repr, v))[:4]  # noqa: E731
         raise BaccError(
             f"no predicted label is a true label (true: {', '.join(show(vocab_t))}; "

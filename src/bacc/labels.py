@@ -179,7 +179,7 @@ def _is_pandas(obj) -> bool:
 
 
 def encode(
-    named: Mapping[str, object], *, labels=None, refuse=None
+    named: Mapping[str, object], *, labels=None, refuse=None, item: str = "label"
 ) -> tuple[tuple, list[np.ndarray]]:
     """Normalise label sequences once and turn them into class indices.
 
@@ -193,6 +193,8 @@ def encode(
     refuse : callable, optional
         Called with the plain sequences (name -> list) before classes are formed, to refuse what
         is probably not a class label (continuous scores, disjoint vocabularies).
+    item : str
+        What one entry is (``"label"``, ``"subject id"``), for messages.
 
     Returns
     -------
@@ -224,7 +226,7 @@ def encode(
         missing = [i for i, v in enumerate(seq) if is_missing(v)]
         if missing:
             raise BaccError(
-                f"{name} has {len(missing)} missing label(s) (None, NaN, NaT or NA; the first at "
+                f"{name} has {len(missing)} missing {item}(s) (None, NaN, NaT or NA; the first at "
                 f"position {missing[0]}); drop those examples before counting"
             )
         for v in seq:
@@ -237,9 +239,9 @@ def encode(
                 ) from None
     distinct = list(dict.fromkeys(v for seq in seqs.values() for v in seq))
     if labels is None:
-        check_one_kind(distinct, f"{' and '.join(seqs)}")
         if refuse is not None:
             refuse(seqs)
+        check_one_kind(distinct, f"{' and '.join(seqs)}")
         classes = class_order(distinct)
     else:
         classes = check_classes(labels)

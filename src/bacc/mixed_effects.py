@@ -10,7 +10,7 @@ population balanced accuracy is the average over classes of the population mean 
 Unlike the variational approximation of the ``micp`` package (Brodersen et al. 2013), the
 posterior here is exact: the two hyperparameters of each class are integrated on an adaptive
 grid (:mod:`bacc._engine.hierarchy`) and the classes are combined by convolution
-(:mod:`bacc._engine.gridsum`); results are deterministic and accurate to about 1e-9 in the
+(:mod:`bacc._engine.sums.grid_average`); results are deterministic and accurate to about 1e-9 in the
 CDF (the per-subject posteriors to about 1e-6).
 """
 
@@ -22,15 +22,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import special as sc
 
 from ._engine.convert import jsonable, readonly
-from ._engine.gridsum import STEPS_PER_SD, GridSum
 from ._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior
-from ._engine.validate import MAX_COUNT, as_label_sequence, check_choice, check_confidence
-from .confusion import ConfusionMatrix, as_confusion_matrix, label_order
+from ._engine.sums.grid_average import STEPS_PER_SD, GridSum
+from ._engine.validate import MAX_COUNT, check_choice, check_confidence, unmasked
+from .confusion import ConfusionMatrix, as_confusion_matrix, check_label_values
 from .distributions import GridAverage
 from .errors import BaccError
 from .evaluation import PosteriorSummary
+from .labels import check_classes, encode
 
 __all__ = ["population", "Population", "PopulationClass", "SubjectResult", "MODELS"]
 
@@ -87,7 +89,7 @@ def _counts_input(data, y_pred, y_true, groups, correct, totals, rows, labels):
         y_true = data if y_true is None else y_true
         if y_true is None or y_pred is None or groups is None:
             raise BaccError("population from labels needs y_true, y_pred and groups= (the subject of each example)")
-        data = _by_group(list(y_true), list(y_pred), list(groups), labels)
+        data = _by_group(y_true, y_pred, groups, labels)
     if all(hasattr(data, a) for a in ("counts", "groups", "labels")):  # bacc.counts(..., by=)
         stack, subjects, names = data.counts, tuple(data.groups), tuple(data.labels)
     elif isinstance(data, Mapping):
@@ -127,31 +129,26 @@ def _class_names(labels, count: int) -> tuple:
     """Class names: ``labels`` checked (distinct, one per class) or 0, 1, ..."""
     if labels is None:
         return tuple(range(count))
-    names = tuple(as_label_sequence(labels, "labels"))
-    if len(names) != count or len(set(names)) != count:
-        raise BaccError(f"labels must name the {count} classes once each, got {list(names)[:10]}")
-    return names
+    return check_classes(labels, count)
 
 
-def _by_group(y_true: list, y_pred: list, groups: list, labels) -> dict:
-    """``{subject: ConfusionMatrix}`` from labels and the subject of each example."""
-    if not (len(y_true) == len(y_pred) == len(groups)):
-        raise BaccError(f"y_true, y_pred and groups must have the same length, got {len(y_true)}, "
-                        f"{len(y_pred)} and {len(groups)}")  # fmt: skip
-    classes = tuple(labels) if labels is not None else label_order(y_true + y_pred)
-    rows: dict = {}
-    for t, p, g in zip(y_true, y_pred, groups, strict=True):
-        try:
-            rows.setdefault(g, ([], []))
-        except TypeError:
-            raise BaccError(f"groups must be values such as names or numbers, got {g!r}") from None
-        rows[g][0].append(t)
-        rows[g][1].append(p)
-    return {g: ConfusionMatrix.from_predictions(rows[g][0], rows[g][1], labels=classes)
-            for g in label_order(list(rows))}  # fmt: skip
+def _by_group(y_true, y_pred, groups, labels) -> dict:
+    """``{subject: ConfusionMatrix}`` from labels and the subject of each example (subjects in
+    :func:`bacc.labels.class_order`; a missing subject id is refused like a missing label)."""
+    classes, (ti, pi) = encode({"y_true": y_true, "y_pred": y_pred}, labels=labels,
+                               refuse=lambda seqs: check_label_values(*seqs.values()))
+    subjects, (gi,) = encode({"groups": groups}, item="subject id")
+    if gi.size != ti.size:
+        raise BaccError(f"y_true, y_pred and groups must have the same length, got {ti.size}, "
+                        f"{ti.size} and {gi.size}")  # fmt: skip
+    n = len(classes)
+    cells = np.bincount((gi * n + ti) * n + pi, minlength=len(subjects) * n * n)
+    stack = cells.reshape(len(subjects), n, n)
+    return {g: ConfusionMatrix(stack[i], classes) for i, g in enumerate(subjects)}
 
 
 def _whole(v, name: str) -> np.ndarray:
+    v = unmasked(v, name)
     try:
         arr = np.asarray(v, dtype=float)
     except (TypeError, ValueError):
@@ -283,6 +280,18 @@ class Population:
     verdict: str
     notes: tuple
     _fits: tuple = field(repr=False, default=())
+
+    def __getstate__(self) -> dict:
+        # the prior is a read-only mapping (a mappingproxy, which pickle refuses): it travels
+        # as a dict and is made read-only again
+        state = dict(self.__dict__)
+        state["prior"] = dict(self.prior)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        state["prior"] = types.MappingProxyType(dict(state["prior"]))
+        self.__dict__.update(state)
 
     @functools.cached_property
     def subjects(self) -> tuple:
@@ -446,7 +455,7 @@ def _average(parts, what: str, steps: int = STEPS_PER_SD) -> GridAverage:
 
     Each density is sampled on one grid of step ``h`` (a ``steps``-th of the narrowest
     class's sd), over the stretch where the class has its mass, and the average's
-    distribution is tabulated by :class:`bacc._engine.gridsum.GridSum`.
+    distribution is tabulated by :class:`bacc._engine.sums.grid_average.GridSum`.
     """
     h, starts, dens = _sampled(parts, what, steps)
     return _grid_average(starts, h, dens, what)
@@ -456,6 +465,16 @@ def _grid_average(starts, h, dens, what) -> GridAverage:
     table = GridSum(starts, h, dens, 1.0 / len(dens))
     mean, var, m3 = table.moments()
     return GridAverage(table, mean, var, m3, what)
+
+
+def _edge_average(ends, rest, fits, what: str) -> GridAverage:
+    """The average of all ``fits``' population accuracies by :class:`_EdgeSum` (``ends``: the
+    classes with mass at 0 or 1; ``rest``: the others' sum, or None), with exact moments."""
+    l = len(fits)
+    mom = np.array([f.population_moments() for f in fits])
+    m3 = sum(f.population_m3() for f in fits)
+    table = _EdgeSum(ends, rest, l)
+    return GridAverage(table, mom[:, 0].mean(), float((mom[:, 1] ** 2).sum()) / l**2, m3 / l**3, what)
 
 
 def _sampled(parts, what: str, steps: int):
@@ -601,12 +620,26 @@ def population(
                      "the other subjects inform it")  # fmt: skip
     fits = tuple(ClassFit(k[i], n[i], model, pr) for i in range(l))
     h, starts, dens = _sampled([_population_part(f) for f in fits], "population balanced accuracy", STEPS_PER_SD)
-    dist = _grid_average(starts, h, dens, "population balanced accuracy")
+    edge = [i for i, f in enumerate(fits) if _end_mass(f, h) > _EDGE_MASS]
+    if edge and len(edge) > _MAX_EDGE:
+        notes.append(f"{len(edge)} classes have mass at 0 or 1 (perfect or all-wrong subjects): "
+                     f"the population balanced accuracy is tabulated to about 1e-4, not 1e-9 "
+                     f"(exact for up to {_MAX_EDGE} such classes)")  # fmt: skip
+        edge = []
+    what = "population balanced accuracy"
+    if edge:
+        smooth = [i for i in range(l) if i not in edge]
+        rest = GridSum([starts[i] for i in smooth], h, [dens[i] for i in smooth], 1.0) if smooth else None
+        dist = _edge_average([fits[i] for i in edge], rest, fits, what)
+    else:
+        dist = _grid_average(starts, h, dens, what)
     chance = 0.5 if l == 1 else 1.0 / l
     summ, p_above = _summary(dist, c, chance)
     classes = []
     for i, f in enumerate(fits):
-        if dens[i].size > 2:
+        if i in edge:
+            acc = _edge_average([f], None, [f], f"class {names[i]!r}")
+        elif dens[i].size > 2:
             acc = _grid_average([starts[i]], h, [dens[i]], f"class {names[i]!r}")
         else:  # a point on the population's grid: its own grid instead
             acc = _average([_population_part(f)], f"class {names[i]!r}")
@@ -624,6 +657,173 @@ def population(
         fixed_effects_p_above_chance=fixed_p, verdict=_verdict(summ, fixed, pred, c),
         notes=tuple(notes), _fits=fits,
     )  # fmt: skip
+
+
+_EDGE_STEPS = 40  # a class with mass within this many grid steps of 0 or 1 ...
+_EDGE_MASS = 1e-13  # ... beyond this is summed by the end-exact method (:class:`_EdgeSum`)
+_MAX_EDGE = 3  # at most this many such classes (the cost grows as nodes^(classes - 1))
+_W = 36.0  # the logistic map's range in w (the ends left out hold below e^-36)
+
+
+def _end_mass(fit: ClassFit, h: float) -> float:
+    """Mass of a class's population accuracy within ``_EDGE_STEPS`` steps ``h`` of 0 or 1."""
+    table = fit.logit_table
+    edge = min(_EDGE_STEPS * h, 0.25)
+    x = np.array([np.log(edge) - np.log1p(-edge), np.log1p(-edge) - np.log(edge)])
+    v = table.values(x, ("cdf", "sf"))
+    return float(v["cdf"][0] + v["sf"][1])
+
+
+class _EdgeSum:
+    """Distribution of the average of classes' population accuracies, exact at 0 and 1.
+
+    The table behind :class:`bacc.distributions.GridAverage` where some classes have their
+    mass at an end of [0, 1] (``edge``): a beta-binomial class all of whose subjects are
+    perfect has a density that jumps at 1 (``Beta(m + 1, 1)`` for ``m`` subjects of one
+    example each), one with a single imperfect subject a kink there, and so on; the
+    trapezoidal convolution of :class:`~bacc._engine.sums.grid_average.GridSum` assumes densities that
+    vanish smoothly and errs by ``O(h)`` to ``O(h^3)`` on them. Here each such class is
+    integrated in its logit ``x``, where its density is smooth and decays exponentially:
+
+    ``P(Y + R <= L) = int q(x) F_R(L - sigmoid(x)) dx``
+
+    with ``q`` the class's logit density (:attr:`ClassFit.logit_table`) and ``R`` the sum of
+    the other classes (recursively; the classes without mass at the ends are one
+    :class:`~bacc._engine.sums.grid_average.GridSum`, smooth). ``F_R`` is smooth except where its
+    argument reaches an end of ``R``'s support or, when ``R`` has no smooth part, an integer
+    (a sum of ends); the ``x`` axis is split at those points and each piece ``[a, b]`` mapped
+    by ``x = a + (b - a) sigmoid(w)``, which turns an algebraic behaviour at a piece's ends
+    into an exponential decay in ``w``, so the trapezoidal rule in ``w`` converges
+    geometrically (Stenger's sinc quadrature); its step is halved until the sums agree to
+    1e-13. The density is the same integral of ``R``'s density; its slope a central
+    difference.
+
+    References
+    ----------
+    .. [1] Stenger, F. (1993). Numerical Methods Based on Sinc and Analytic Functions.
+       Springer, section 4.2 (sinc quadrature after a map that decays exponentially at the
+       ends of an interval).
+    .. [2] Brodersen, K. H. et al. (2012). Journal of Machine Learning Research 13,
+       3133-3176, section 3.3 (the population balanced accuracy, an average over classes).
+    """
+
+    def __init__(self, ends, smooth, count: int) -> None:
+        self._ends = tuple(f.logit_table for f in ends)
+        self._smooth = smooth  # GridSum of the other classes' sum (scale 1), or None
+        self._count = count
+        sd = [f.population_moments()[1] for f in ends]
+        self._sd = float(np.sqrt(np.sum(np.square(sd))))
+        self._logit_sd = [f.logit_moments()[1] for f in ends]
+        smooth_var = 0.0 if smooth is None else smooth.moments()[1]
+        # the sd of the sum of the classes after each end class (and of the smooth part)
+        self._rest_sd = [float(np.sqrt(np.sum(np.square(sd[i + 1 :])) + smooth_var)) or 1.0
+                         for i in range(len(ends))]  # fmt: skip
+
+    # --------------------------------------------------------------------------- the sum
+    def _tails(self, L: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(cdf, sf, pdf) of the sum of end classes ``depth..`` and the smooth part at ``L``."""
+        ends = self._ends[depth:]
+        if not ends:
+            v = self._smooth.values(L, ("cdf", "sf", "pdf"))
+            return v["cdf"], v["sf"], v["pdf"]
+        table = ends[0]
+        if len(ends) == 1 and self._smooth is None:
+            cdf, sf, pdf = np.zeros(L.size), np.ones(L.size), np.zeros(L.size)
+            cdf[L >= 1.0], sf[L >= 1.0] = 1.0, 0.0
+            inside = np.flatnonzero((L > 0.0) & (L < 1.0))
+            u = L[inside]
+            v = table.values(np.log(u) - np.log1p(-u), ("cdf", "sf", "pdf"))
+            cdf[inside], sf[inside] = v["cdf"], v["sf"]
+            pdf[inside] = v["pdf"] / (u * (1.0 - u))
+            return cdf, sf, pdf
+        # the rest's support [r_lo, r_hi] and the points where its distribution function has
+        # a kink (its support's ends, and the integers between when it has no smooth part)
+        rest = len(ends) - 1
+        if self._smooth is None:
+            kinks = np.arange(rest + 1, dtype=float)
+            r_lo, r_hi = 0.0, float(rest)
+        else:
+            r_lo, r_hi = self._smooth.lo, self._smooth.hi + rest
+            kinks = np.array([r_lo, r_hi])
+        lo, hi = table.lo, table.hi
+        u = L[:, None] - kinks[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cut = np.where(u <= 0.0, hi, np.where(u >= 1.0, lo, np.log(u) - np.log1p(-u)))
+        ends_ = np.full((L.size, 1), lo), np.full((L.size, 1), hi)
+        bounds = np.sort(np.clip(np.concatenate([ends_[0], cut, ends_[1]], axis=1), lo, hi), axis=1)
+        cdf, sf, pdf = np.zeros(L.size), np.zeros(L.size), np.zeros(L.size)
+        # the resolution of the map's linear part: a quarter of the class's logit sd, and of
+        # the rest's sd in accuracy (its scale in x is at least 4 times that)
+        r = min(self._logit_sd[depth], self._rest_sd[depth]) / 4.0
+        for p in range(bounds.shape[1] - 1):
+            a, b = bounds[:, p], bounds[:, p + 1]
+            mid = 0.5 * (a + b)
+            um = L - np.exp(-np.logaddexp(0.0, -mid))
+            mass = b > a
+            above = mass & (um >= r_hi)  # the rest is below L - sigmoid(x) throughout: F_R = 1
+            below = mass & (um <= r_lo)  # ... above it throughout: F_R = 0
+            for sel, target in ((above, cdf), (below, sf)):
+                if sel.any():
+                    v = table.values(np.concatenate([a[sel], b[sel]]), ("cdf", "sf"))
+                    k = int(sel.sum())
+                    # the mass of the piece, from the nearer tail for accuracy
+                    target[sel] += np.where(mid[sel] < 0, v["cdf"][k:] - v["cdf"][:k], v["sf"][:k] - v["sf"][k:])
+            inside = np.flatnonzero(mass & ~above & ~below)
+            if inside.size:
+                c, s, d = self._piece(L[inside], a[inside], b[inside], r, depth)
+                cdf[inside] += c
+                sf[inside] += s
+                pdf[inside] += d
+        return cdf, sf, pdf
+
+    def _piece(self, L, a, b, r: float, depth: int):
+        """The three integrals over the pieces ``[a, b]`` where the rest's distribution is not
+        0 or 1: the map ``x = a + r (softplus(t) - softplus(t - T))``, ``T = (b - a) / r``,
+        is linear (step ``r``) inside and approaches each end exponentially, which turns an
+        algebraic behaviour there into an exponential decay in ``t``; the trapezoidal rule in
+        ``t`` (step 1/2, halved until the sums agree to 1e-12) then converges geometrically."""
+        span = (b - a) / r
+        top = float(span.max())
+        step = 0.5
+        t = np.arange(-_W, top + _W + step / 2, step)
+        sums = self._map_sums(L, a, span, r, t, depth) * step
+        for _ in range(8):
+            step /= 2
+            mid = np.arange(-_W + step, top + _W, 2 * step)
+            new = 0.5 * sums + self._map_sums(L, a, span, r, mid, depth) * step
+            change = np.abs(new - sums)
+            done = change[:2].max() <= 1e-12 and change[2].max() <= 1e-10 * max(np.abs(new[2]).max(), 1.0)
+            sums = new
+            if done:
+                break
+        return sums[0], sums[1], sums[2]
+
+    def _map_sums(self, L, a, span, r: float, t, depth: int) -> np.ndarray:
+        """Sums over the nodes ``t`` of the integrands (cdf, sf, pdf) times the map's slope."""
+        table = self._ends[depth]
+        tt = t[None, :]
+        s = span[:, None]
+        x = a[:, None] + r * (np.logaddexp(0.0, tt) - np.logaddexp(0.0, tt - s))
+        jac = r * (sc.expit(tt) - sc.expit(tt - s))
+        q = table.values(x.ravel(), ("pdf",))["pdf"].reshape(x.shape) * jac
+        arg = (L[:, None] - np.exp(-np.logaddexp(0.0, -x))).ravel()
+        out = np.empty((3, L.size))
+        for i, f in enumerate(self._tails(arg, depth + 1)):
+            out[i] = (q * f.reshape(x.shape)).sum(axis=1)
+        return out
+    # ------------------------------------------------------------------- GridSum surface
+    def values(self, x, kinds) -> dict[str, np.ndarray]:
+        """cdf, sf, pdf and the slope of the density (``dpdf``) of the average at ``x``."""
+        x = np.asarray(x, dtype=float)
+        n = float(self._count)
+        cdf, sf, pdf = self._tails(n * x, 0)
+        out = {"cdf": np.clip(cdf, 0.0, 1.0), "sf": np.clip(sf, 0.0, 1.0), "pdf": n * pdf}
+        if "dpdf" in kinds:
+            d = 1e-5 * max(self._sd, 1e-6) / n
+            up = self._tails(n * (x + d), 0)[2]
+            down = self._tails(n * (x - d), 0)[2]
+            out["dpdf"] = n * (up - down) / (2 * d)
+        return out
 
 
 def _fixed_effects(k, n, c, chance):

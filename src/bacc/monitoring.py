@@ -18,9 +18,10 @@ a)`` when ``theta ~ Beta(a, b)``, it is the upper tail of one average of ``2 l``
 baseline's class accuracies and the window's reflected), computed for every window at once by
 the batched lattice of :func:`bacc.evaluate_many`; windows it leaves (small ones: every class
 with fewer than six errors or six correct examples) get an exact one-dimensional integral (two
-classes) or a :class:`BetaSum` (:mod:`bacc._engine.worse`). A window alarms under a
-stated rule, and the rule's false-alarm rate per window is measured by simulation under no
-change, on the windows' own sizes, and reported with its Monte Carlo error.
+classes) or a :class:`BetaSum` (the method chooser of :mod:`bacc._engine.sums.chooser`, the
+kernels of :mod:`bacc._engine.sums.worse_than_baseline`). A window alarms under a stated rule,
+and the rule's false-alarm rate per window is measured by simulation under no change, on the
+windows' own sizes, and reported with its Monte Carlo error.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import numpy as np
 
 from ._engine.bounds import cp_bounds, per_bound_alpha
 from ._engine.convert import FrozenArrays, jsonable
+from ._engine.sums.rows import p_worse, steps
 from ._engine.validate import (
     check_choice,
     check_confidence,
@@ -45,7 +47,6 @@ from ._engine.validate import (
     check_prior,
     check_random_state,
 )
-from ._engine.worse import p_below, p_worse_lattice, p_worse_pairs
 from .batch import evaluate_many
 from .confusion import ConfusionMatrix, label_order
 from .counting.grouped import GroupedCounts
@@ -90,7 +91,7 @@ class Monitoring(FrozenArrays):
     detector : ndarray of int, shape (W,)
         Index into ``detectors`` of each row.
     start : ndarray of datetime64[us], shape (W,)
-        Start of each window (UTC).
+        Start of each window, on the clock of the data's own time zone (naive local time).
     support, correct : ndarray of int, shape (W, l)
         Examples and correct predictions per true class.
     mean, lower, upper : ndarray, shape (W,)
@@ -380,50 +381,12 @@ def _previous_counts(counts: np.ndarray, det: np.ndarray, idx: np.ndarray, lookb
 # probabilities and rules
 def _p_worse(a_now, b_now, inc, base_a, base_b, number, margin, progress=False) -> np.ndarray:
     """``P(lambda_now < lambda_base - margin)`` per row over the classes ``inc``; NaN where a
-    row has fewer than two classes.
-
-    All rows go first to the batched lattice (:func:`p_worse_lattice`: the upper tail of one
-    sum of ``2 l`` Betas); the rows it does not take (classes with few errors or few correct
-    examples throughout: small windows) to the two-class quadrature (:func:`p_worse_pairs`)
-    or, with three or more classes, to one exact :class:`BetaSum` each. Against a number, two
-    classes are the posterior distribution function directly (:func:`p_below`).
-    """
-    W = a_now.shape[0]
-    out = np.full(W, np.nan)
-    m = inc.sum(axis=1)
-    lattice = np.flatnonzero(m >= (2 if number is None else 3))
-    with Progress(int((m >= 2).sum()), "comparing windows", enabled=progress, delay=0.5) as bar:
-        done = np.zeros(W, bool)
-        if lattice.size:
-            base = (None, None) if number is not None else (base_a[lattice], base_b[lattice])
-            p, ok = p_worse_lattice(a_now[lattice], b_now[lattice], inc[lattice], *base,
-                                    number=number, margin=margin, advance=bar.advance)
-            out[lattice[ok]] = p[ok]
-            done[lattice[ok]] = True
-        two = np.flatnonzero((m == 2) & ~done)
-        if two.size:
-            cols = np.argsort(~inc[two], axis=1, kind="stable")[:, :2]
-
-            def pick(x):
-                return np.take_along_axis(x[two], cols, axis=1)
-
-            if number is not None:
-                out[two] = p_below(pick(a_now), pick(b_now), np.full(two.size, number - margin))
-            else:
-                start = bar.done
-                out[two] = p_worse_pairs(pick(a_now), pick(b_now), pick(base_a), pick(base_b),
-                                         margin, progress=lambda d: bar.update(start + d))
-        for g in np.flatnonzero((m >= 3) & ~done):  # left by the lattice: one exact BetaSum each
-            k = np.flatnonzero(inc[g])
-            w = np.full(k.size, 1.0 / k.size)
-            if number is not None:
-                out[g] = float(BetaSum(a_now[g, k], b_now[g, k], w).cdf(number - margin))
-            else:
-                diff = BetaSum(np.r_[base_a[g, k], a_now[g, k]], np.r_[base_b[g, k], b_now[g, k]],
-                               np.r_[w, -w])
-                out[g] = float(diff.sf(margin))
-            bar.advance()
-    return out
+    row has fewer than two classes. Each row by the method the chooser picks for it
+    (:func:`bacc._engine.sums.rows.p_worse`: the batched lattice, the pair quadratures, or one
+    :class:`BetaSum` each)."""
+    with Progress(steps(inc), "comparing windows", enabled=progress, delay=0.5) as bar:
+        return p_worse(a_now, b_now, inc, base_a, base_b, number, margin, single=BetaSum,
+                       advance=bar.advance)  # fmt: skip
 
 
 def _exact_union(k: np.ndarray, n: np.ndarray, inc: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:

@@ -97,6 +97,39 @@ def _plain(v) -> str:
     return f"{int(v):,}" if v.is_integer() and abs(v) < 1e18 else f"{v:.6g}"
 
 
+def unmasked(value, what: str):
+    """``value`` without a numpy mask, refusing masked entries (an unknown count is never
+    counted as the hidden value behind its mask).
+
+    Parameters
+    ----------
+    value : object
+        Anything; masked arrays (and nested lists holding ``numpy.ma.masked``) are checked.
+    what : str
+        What the value is, for the message.
+
+    Returns
+    -------
+    object
+        The plain data of a masked array without masked entries, else ``value`` unchanged.
+    """
+    if np.ma.isMaskedArray(value):
+        hidden = np.ma.getmaskarray(value)
+        if hidden.any():
+            where = tuple(int(i) for i in np.argwhere(hidden)[0])
+            at = where[0] if len(where) == 1 else where
+            raise BaccError(
+                f"{what} is a masked array with {int(hidden.sum())} masked count(s) (the "
+                f"first at {at}); fill them (e.g. .filled(0)) or pass a plain array"
+            )
+        return np.ma.getdata(value)
+    if isinstance(value, list | tuple) and any(
+        c is np.ma.masked for row in value for c in (row if isinstance(row, list | tuple) else [row])
+    ):
+        raise BaccError(f"{what} holds a masked count (numpy.ma.masked); give every count as a number")
+    return value
+
+
 def check_confidence(confidence: float, name: str = "confidence") -> float:
     """Return ``confidence`` as a float in the open interval (0, 1), or raise."""
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):

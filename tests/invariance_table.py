@@ -1,0 +1,337 @@
+"""The table of every public function that takes data, for the invariance tests.
+
+Each entry says how to call the function on a data set (:class:`Data`) in a given input form,
+and which invariances it must keep. A new public function joins the tests by getting a row
+here; ``test_invariance.py::test_every_public_name_has_a_row`` fails for one that has none.
+
+Invariances (``KEEPS``):
+
+- ``relabel``: renaming and reordering the classes (weights, priors and mixes keyed by label
+  follow their class) changes no number.
+- ``forms``: every accepted input form gives the same numbers.
+- ``order``: shuffling the rows (examples) or the subjects changes nothing.
+- ``travel``: the result survives pickle, deepcopy and strict JSON of ``to_dict()``.
+- ``untouched``: the caller's inputs are not modified.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+import bacc
+from bacc.labels import class_order
+
+ALL = ("relabel", "forms", "order", "travel", "untouched")
+
+
+@dataclass(frozen=True)
+class Data:
+    """Examples of a small evaluation: truth, two classifiers, the subject and day of each."""
+
+    y_true: list
+    y_pred: list
+    y_pred_b: list
+    groups: list
+    days: list
+    classes: tuple  # natural order
+    weights: dict  # class label -> weight (sums to 1)
+
+    def relabel(self, mapping: dict) -> Data:
+        f = mapping.__getitem__
+        return replace(
+            self,
+            y_true=[f(v) for v in self.y_true],
+            y_pred=[f(v) for v in self.y_pred],
+            y_pred_b=[f(v) for v in self.y_pred_b],
+            classes=class_order(mapping[c] for c in self.classes),
+            weights={f(k): w for k, w in self.weights.items()},
+        )
+
+    def shuffled(self, rng: np.random.Generator) -> Data:
+        idx = rng.permutation(len(self.y_true))
+        take = lambda xs: [xs[i] for i in idx]  # noqa: E731
+        return replace(
+            self, y_true=take(self.y_true), y_pred=take(self.y_pred),
+            y_pred_b=take(self.y_pred_b), groups=take(self.groups), days=take(self.days),
+        )
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame({
+            "label": self.y_true, "a": self.y_pred, "b": self.y_pred_b,
+            "subject": self.groups,
+            "time": pd.Timestamp("2024-01-01") + pd.to_timedelta(self.days, unit="D"),
+        })
+
+    def cm(self, pred: str = "a") -> bacc.ConfusionMatrix:
+        y = self.y_pred if pred == "a" else self.y_pred_b
+        return bacc.ConfusionMatrix.from_predictions(self.y_true, y, labels=self.classes)
+
+
+def _seq(form: str, values: list):
+    """A label sequence in one input form."""
+    if form == "list":
+        return list(values)
+    if form == "tuple":
+        return tuple(values)
+    if form == "array":
+        return np.array(values)
+    if form == "object_array":
+        return np.array(values, dtype=object)
+    if form == "series":
+        return pd.Series(values, index=np.arange(len(values))[::-1])  # an index that is no help
+    if form == "categorical":
+        return pd.Series(pd.Categorical(values))
+    raise AssertionError(form)
+
+
+def _matrix(form: str, cm: bacc.ConfusionMatrix):
+    """A labelled confusion matrix in one input form (rows = true class)."""
+    if form == "cm":
+        return cm
+    if form == "frame":
+        return pd.DataFrame(np.asarray(cm.counts), index=list(cm.labels), columns=list(cm.labels))
+    if form == "frame_shuffled":
+        perm = np.random.default_rng(len(cm.labels)).permutation(cm.n_classes)
+        labs = [cm.labels[i] for i in perm]
+        return pd.DataFrame(np.asarray(cm.counts)[np.ix_(perm, perm)], index=labs, columns=labs)
+    raise AssertionError(form)
+
+
+SEQ_FORMS = ("list", "tuple", "array", "object_array", "series", "categorical")
+MATRIX_FORMS = ("cm", "frame", "frame_shuffled")
+WEIGHT_FORMS = ("dict", "series", "list_in_class_order")
+
+
+def _weights(form: str, d: Data):
+    if form == "dict":
+        return dict(d.weights)
+    if form == "series":
+        return pd.Series(d.weights).iloc[::-1]
+    if form == "list_in_class_order":
+        return [d.weights[c] for c in d.classes]
+    raise AssertionError(form)
+
+
+@dataclass(frozen=True)
+class Row:
+    """How to call one public function on a data set, and what it must keep.
+
+    ``call(d, form)`` returns the result; ``forms`` lists the input forms to try (the first is
+    the reference); ``keeps`` the invariances checked; ``tol`` the absolute tolerance between
+    numbers that must agree (0 for exact agreement of deterministic paths; a Monte Carlo error
+    where the class order changes which random draws go where); ``slow`` marks rows that are
+    tried on fewer data sets.
+    """
+
+    call: Callable
+    forms: tuple = ("list",)
+    keeps: tuple = ALL
+    tol: float = 1e-9
+    relabel_tol: float | None = None
+    slow: bool = False
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _ev(d, form):
+    return bacc.evaluate(_seq(form, d.y_true), _seq(form, d.y_pred), weights=d.weights)
+
+
+def _folds(d):
+    """One confusion matrix per subject (over every class)."""
+    out = []
+    for g in class_order(d.groups):
+        idx = [i for i, x in enumerate(d.groups) if x == g]
+        out.append(bacc.ConfusionMatrix.from_predictions(
+            [d.y_true[i] for i in idx], [d.y_pred[i] for i in idx], labels=d.classes))
+    return out
+
+
+def _stack(d):
+    return np.stack([np.asarray(f.counts) for f in _folds(d)])
+
+
+def _long(d):
+    rows = []
+    for g, f in zip(class_order(d.groups), _folds(d), strict=True):
+        for i, t in enumerate(f.labels):
+            for j, p in enumerate(f.labels):
+                if f.counts[i, j]:
+                    rows.append({"group": g, "true": t, "pred": p, "count": int(f.counts[i, j])})
+    return pd.DataFrame(rows)
+
+
+def _monitor(d, form):
+    df = d.frame()
+    return bacc.monitor(df, true="label", pred="a", time="time", window="1D", by="subject",
+                        baseline="previous", progress=False, n_simulations=200)
+
+
+ROWS: dict[str, Row] = {
+    "evaluate": Row(_ev, forms=SEQ_FORMS),
+    "evaluate[matrix]": Row(
+        lambda d, form: bacc.evaluate(_matrix(form, d.cm()), weights=d.weights), forms=MATRIX_FORMS),
+    "evaluate[weights]": Row(
+        lambda d, form: bacc.evaluate(d.cm(), weights=_weights(form, d)), forms=WEIGHT_FORMS),
+    "ConfusionMatrix": Row(
+        lambda d, form: bacc.ConfusionMatrix.from_predictions(_seq(form, d.y_true),
+                                                             _seq(form, d.y_pred)),
+        forms=SEQ_FORMS),
+    "evaluate_many": Row(
+        lambda d, form: bacc.evaluate_many(
+            _stack(d) if form == "stack" else bacc.counts(d.frame(), true="label", pred="a",
+                                                           by="subject", progress=False),
+            labels=d.classes if form == "stack" else None, progress=False),
+        forms=("stack", "counts"), keeps=("relabel", "forms", "travel", "untouched")),
+    "compare": Row(
+        lambda d, form: bacc.compare(_matrix(form, d.cm("a")), _matrix(form, d.cm("b")),
+                                     weights=d.weights),
+        forms=MATRIX_FORMS),
+    "compare_paired": Row(
+        lambda d, form: bacc.compare_paired(_seq(form, d.y_true), _seq(form, d.y_pred),
+                                            _seq(form, d.y_pred_b), weights=d.weights),
+        forms=SEQ_FORMS),
+    "rank": Row(
+        lambda d, form: bacc.rank([_matrix(form, d.cm("a")), _matrix(form, d.cm("b")),
+                                   _matrix(form, d.cm("a"))], names=["a", "b", "c"]),
+        forms=MATRIX_FORMS, relabel_tol=0.03, note="P(best) from joint draws"),
+    "rank_paired": Row(
+        lambda d, form: bacc.rank_paired(_seq(form, d.y_true), {"a": _seq(form, d.y_pred),
+                                         "b": _seq(form, d.y_pred_b)}, weights=d.weights),
+        forms=SEQ_FORMS, relabel_tol=0.03, note="P(best) from joint draws"),
+    "counts": Row(
+        lambda d, form: bacc.counts(d.frame() if form == "pandas" else __import__("polars")
+                                    .from_pandas(d.frame()),
+                                    true="label", pred="a", by="subject", progress=False),
+        forms=("pandas", "polars"), keeps=("relabel", "forms", "order", "travel", "untouched")),
+    "counts_from_long": Row(
+        lambda d, form: bacc.counts_from_long(_long(d), progress=False),
+        keeps=("relabel", "order", "travel", "untouched")),
+    "exact_interval": Row(
+        lambda d, form: bacc.exact_interval(_matrix(form, d.cm()), weights=d.weights),
+        forms=MATRIX_FORMS),
+    "approx_interval": Row(
+        lambda d, form: bacc.approx_interval(_matrix(form, d.cm()), weights=d.weights),
+        forms=MATRIX_FORMS),
+    "class_intervals": Row(
+        lambda d, form: bacc.class_intervals(_matrix(form, d.cm())), forms=MATRIX_FORMS),
+    "approx_class_intervals": Row(
+        lambda d, form: bacc.approx_class_intervals(_matrix(form, d.cm())), forms=MATRIX_FORMS),
+    "binomial_test": Row(
+        lambda d, form: bacc.binomial_test(_matrix(form, d.cm())), forms=MATRIX_FORMS),
+    "fold_sem_interval": Row(
+        lambda d, form: bacc.fold_sem_interval(_folds(d), metric="balanced_accuracy",
+                                               n_sem=None),
+        keeps=("relabel", "order", "travel", "untouched")),
+    "posterior_accuracy": Row(
+        lambda d, form: bacc.posterior_accuracy(_matrix(form, d.cm())), forms=MATRIX_FORMS),
+    "posterior_balanced_accuracy": Row(
+        lambda d, form: bacc.posterior_balanced_accuracy(_matrix(form, d.cm()),
+                                                         weights=d.weights),
+        forms=MATRIX_FORMS),
+    "posterior_class_accuracies": Row(
+        lambda d, form: bacc.posterior_class_accuracies(_matrix(form, d.cm())),
+        forms=MATRIX_FORMS),
+    "population": Row(
+        lambda d, form: bacc.population(y_true=_seq(form, d.y_true), y_pred=_seq(form, d.y_pred),
+                                        groups=_seq(form, d.groups)),
+        forms=("list", "array", "series"), slow=True),
+    "posterior_metric": Row(
+        lambda d, form: bacc.posterior_metric(_matrix(form, d.cm()), "macro_f1", n_draws=4000,
+                                              random_state=1),
+        forms=MATRIX_FORMS, relabel_tol=0.05, note="Monte Carlo draws per class"),
+    "plan_labels": Row(
+        lambda d, form: bacc.plan_labels(_matrix(form, d.cm()), lower=0.3,
+                                         mix=_weights("dict", d) if form == "cm"
+                                         else [d.weights[c] for c in d.classes],
+                                         method="simulate", random_state=0)
+        if len(d.classes) > 2 else
+        bacc.plan_labels(_matrix(form, d.cm()), lower=0.3, mix=_weights("dict", d)),
+        forms=MATRIX_FORMS, slow=True, relabel_tol=0.0, keeps=("forms", "travel", "untouched"),
+        note="a plan's numbers depend on the class order only through simulation draws"),
+    "next_label": Row(
+        lambda d, form: bacc.next_label(_matrix(form, d.cm())), forms=MATRIX_FORMS),
+    "monitor": Row(_monitor, keeps=("relabel", "order", "travel", "untouched"), slow=True),
+    "metrics": Row(
+        lambda d, form: {name: getattr(bacc.metrics, name)(_matrix(form, d.cm()))
+                         for name in ("accuracy", "balanced_accuracy", "macro_f1", "cohen_kappa",
+                                      "matthews", "g_mean", "informedness")},
+        forms=MATRIX_FORMS),
+    "clopper_pearson": Row(
+        lambda d, form: bacc.clopper_pearson(sum(t == p for t, p in zip(d.y_true, d.y_pred,
+                                                                       strict=True)),
+                                             len(d.y_true)),
+        keeps=("relabel", "order", "travel")),
+    "mcnemar_exact": Row(
+        lambda d, form: bacc.compare_paired(d.y_true, d.y_pred, d.y_pred_b).mcnemar,
+        keeps=("relabel", "order", "travel")),
+    "coverage": Row(
+        lambda d, form: bacc.coverage(["union", "wald"], [int(d.y_true.count(c)) for c in
+                                                          d.classes], [0.8] * len(d.classes),
+                                      n_sim=400, random_state=0),
+        keeps=("order", "travel", "untouched"), slow=True,
+        note="a simulation design: class sizes and accuracies, no labels"),
+}
+
+#: Public names that take no data (types, errors, modules of names listed above).
+NO_DATA = {
+    "BaccError", "BaccWarning", "MissingDependencyError",
+    # result and distribution types: made by the functions above, travel checked through them
+    "BalancedAccuracyPosterior", "BatchEvaluation", "BetaPosterior", "BetaSum", "BinomialTest",
+    "ClassInterval", "ClassResult", "Comparison", "CoverageResult", "Evaluation", "Interval",
+    "GroupedCounts", "McNemarTest", "MethodCoverage", "PairedDifference", "Population",
+    "PosteriorSummary", "Ranking", "LabelPlan", "NextClass", "NextLabel", "MetricPosterior",
+    "Monitoring",
+}
+
+
+def flat_numbers(obj, *, skip_keys=("labels", "classes", "class_labels", "names", "label",
+                                    "name", "groups", "subjects", "detectors", "group")) -> list:
+    """Every number in a result (through ``to_dict()``), in no particular order."""
+    if hasattr(obj, "to_dict"):
+        obj = obj.to_dict()
+    out: list = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                # positions in the class order move with it; the labels are no numbers
+                if k not in skip_keys and not str(k).endswith("index"):
+                    walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+        elif isinstance(x, np.ndarray):
+            walk(x.tolist())
+        elif hasattr(x, "to_dict"):
+            walk(x.to_dict())
+        elif isinstance(x, bool | np.bool_):
+            out.append(float(x))
+        elif isinstance(x, int | float | np.integer | np.floating):
+            out.append(float(x))
+        elif hasattr(x, "mean") and hasattr(x, "ppf"):
+            walk([x.mean(), x.var(), *np.atleast_1d(x.ppf([0.05, 0.5, 0.95])).tolist()])
+
+    walk(obj)
+    return out
+
+
+def same_numbers(a: list, b: list, tol: float) -> str | None:
+    """None when the two multisets of numbers agree within ``tol``, else what differs."""
+    if len(a) != len(b):
+        return f"{len(a)} numbers against {len(b)}"
+    fa = np.array(sorted(a, key=lambda v: (math.isnan(v), v)))
+    fb = np.array(sorted(b, key=lambda v: (math.isnan(v), v)))
+    nan = np.isnan(fa) | np.isnan(fb)
+    if not np.array_equal(np.isnan(fa), np.isnan(fb)):
+        return "NaN in different places"
+    diff = np.abs(fa[~nan] - fb[~nan])
+    if diff.size and diff.max() > tol * np.maximum(1.0, np.abs(fa[~nan])).max():
+        i = int(np.argmax(diff))
+        return f"{fa[~nan][i]!r} against {fb[~nan][i]!r} (difference {diff[i]:.3g})"
+    return None
