@@ -114,7 +114,7 @@ def main() -> None:
             args.loop)  # fmt: skip
     if args.ten:
         stack = ten_class(args.ten)
-        from bacc._engine.batch_lattice import many_sums
+        from bacc._engine.sums.batch_lattice import many_sums
 
         k = np.einsum("gii->gi", stack).astype(float)
         n = stack.sum(axis=2).astype(float)

@@ -99,7 +99,7 @@ def pandas_loop(path: str, lookback: int, loop: int):
 def bench_pairs(pairs: int, per_day: int, days: int, random_state: int = 2025) -> None:
     """P(worse) of ``pairs`` simulated windows: the two-class quadrature against the batched
     lattice (with the quadrature for the rows it leaves), and both against ``BetaSum``."""
-    from bacc._engine.worse import p_worse_lattice, p_worse_pairs
+    from bacc._engine.sums.worse_than_baseline import p_worse_lattice, p_worse_pairs
     from bacc.distributions import BetaSum
     from bacc.monitoring import _p_worse
 

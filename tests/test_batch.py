@@ -141,7 +141,7 @@ def _assert_like_single(stack, prior=(1.0, 1.0), tol=1e-9):
 
 
 def _handled(stack, prior=(1.0, 1.0)):
-    from bacc._engine.batch_lattice import many_sums
+    from bacc._engine.sums.batch_lattice import many_sums
     from bacc._engine.validate import check_prior
 
     k = np.einsum("gii->gi", stack).astype(float)
@@ -249,7 +249,7 @@ def test_gregory_end_weights_integrate_end_densities():
     steps the lattice uses (_end_step), with the plain rule from p = 6 on."""
     from scipy.special import gammaln
 
-    from bacc._engine.batch_lattice import _END_P, _end_step, gregory_weights
+    from bacc._engine.sums.batch_lattice import _END_P, _end_step, gregory_weights
 
     omega = gregory_weights(12)
     for p in range(0, 30):
@@ -362,7 +362,7 @@ def test_bad_workers(workers):
 def test_kinks_of_two_class_sums():
     """The density of wB B + wR R has a kink at wR when B's density jumps at 0 and R's at 1,
     at wB when B's jumps at 1 and R's at 0 (a parameter of at most 1 at that end)."""
-    from bacc._engine.pair import PairSums
+    from bacc._engine.sums.two_betas import PairSums
 
     sums = PairSums(
         np.array([1.0, 5.0, 3.0]), np.array([2.0, 1.0, 4.0]), np.array([0.3, 0.3, 0.3]),

@@ -16,7 +16,7 @@ from scipy import special as sc
 import bacc
 from bacc import BetaSum
 from bacc._engine import beta as _beta
-from bacc._engine import lattice as _grid
+from bacc._engine.sums import lattice as _grid
 from bacc.comparison import compare
 
 

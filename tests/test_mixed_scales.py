@@ -213,8 +213,8 @@ def test_extrapolated_tables_at_every_step_near_the_usual_one():
     every such class. Points are now ``j / M`` when ``w = M h`` (``lattice._unit_points``):
     every step is within 1e-10 of the reference, and its error indicator stays below 1e-9, so
     ``checked_table`` builds no second table (it still would if the indicator were large)."""
-    from bacc._engine.components import partition
-    from bacc._engine.lattice import GridTable, checked_table
+    from bacc._engine.sums.components import partition
+    from bacc._engine.sums.lattice import GridTable, checked_table
 
     rng = np.random.default_rng(0)
     n = rng.integers(1, 3, 39)
@@ -239,7 +239,7 @@ def test_lattice_points_hit_the_end_of_the_support_exactly():
     """A class weight one unit in the last place below 1/300 (as 300 weights summing to 1 give)
     and the same weight rounded up give the same table: the end of each class's support is
     the lattice point 1 exactly, whatever the rounding of ``w`` and ``h``."""
-    from bacc._engine.lattice import _unit_points
+    from bacc._engine.sums.lattice import _unit_points
 
     for w in (1.0 / 300.0, np.nextafter(1.0 / 300.0, 0.0), 0.1, 1.0 / 3.0, 1.0 / 7.0):
         for M in (19, 71, 78, 190, 1000):
@@ -292,8 +292,8 @@ def test_a_smooth_component_is_kept_exact_when_the_widest_diverges():
 
 def _narrow_table(d):
     """The table of the narrow part of a BetaSum (as its engine builds it)."""
-    from bacc._engine.aggregate import BetaNarrow
-    from bacc._engine.components import SMOOTH_EXPONENT, partition
+    from bacc._engine.sums.components import SMOOTH_EXPONENT, partition
+    from bacc._engine.sums.narrow_part import BetaNarrow
 
     plan = partition(d._cvar, widest_smooth=d._widest_smooth(),
                      smooth=np.minimum(d._a, d._b) >= SMOOTH_EXPONENT)

@@ -18,8 +18,8 @@ import pytest
 from scipy import stats
 
 import bacc
-from bacc._engine.gridsum import GridSum
 from bacc._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior, _log_rising
+from bacc._engine.sums.grid_average import GridSum
 
 # micp's README examples and the values its tests record (variational Bayes)
 MICP_ACC = ([82, 75, 92, 85, 88], [100] * 5)

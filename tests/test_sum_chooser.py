@@ -42,3 +42,37 @@ def test_each_caller_gives_the_recorded_numbers(caller):
     worst = {c: _largest_difference(c) for c in cases}
     bad = {c: d for c, d in worst.items() if d > TOL}
     assert not bad, f"{len(bad)} cases differ by more than {TOL}: {sorted(bad.items())[:5]}"
+
+
+def test_the_engine_packages_list_their_modules():
+    """The docstrings of ``bacc._engine`` and ``bacc._engine.sums`` name every module in them."""
+    import pkgutil
+
+    import bacc._engine
+    import bacc._engine.sums
+
+    for package in (bacc._engine, bacc._engine.sums):
+        doc = package.__doc__
+        missing = [m.name for m in pkgutil.iter_modules(package.__path__)
+                   if f":mod:`.{m.name}`" not in doc]  # fmt: skip
+        assert not missing, f"{package.__name__} does not list {missing}"
+
+
+def test_every_caller_asks_the_chooser():
+    """``distributions``, ``batch`` and ``monitoring`` import no method of a sum of Betas nor
+    the partition of its components: they reach them through the engines the chooser builds
+    (``bacc._engine.sums.single``, ``bacc._engine.sums.rows``)."""
+    import ast
+    from pathlib import Path
+
+    import bacc
+
+    methods = {"PairSums", "checked_table", "GridTable", "many_sums", "partition", "BetaNarrow",
+               "MomentNarrow", "TwoPoint", "PairedTable", "p_below", "p_worse_lattice",
+               "p_worse_pairs", "wider_first", "choose_single", "choose_rows"}  # fmt: skip
+    for name in ("distributions", "batch", "monitoring"):
+        tree = ast.parse((Path(bacc.__file__).parent / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                used = methods & {a.name for a in node.names}
+                assert not used, f"{name} imports {sorted(used)} from {node.module}"

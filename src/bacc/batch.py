@@ -14,7 +14,7 @@ set to 1 where a sub-Gaussian tail bound puts its complement below 1e-16, where 
 gives 1 to within its own error, 3e-14 measured).
 
 Groups with three or more classes are computed together by a lattice quadrature of their own
-(:mod:`bacc._engine.batch_lattice`: one class exact, the others sampled on a lattice aligned
+(:mod:`bacc._engine.sums.batch_lattice`: one class exact, the others sampled on a lattice aligned
 with the ends of their supports, batched FFT convolutions, Newton iterations on all groups at
 once). It is a different deterministic method from the single evaluation's
 (:class:`bacc.distributions.BetaSum`); measured against it over ten-class detectors of 10 to
@@ -36,14 +36,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import special as sc
 
-from ._engine import beta as _beta
-from ._engine.batch_lattice import many_sums
 from ._engine.convert import FrozenArrays, jsonable
-from ._engine.pair import PairSums
-from ._engine.solvers import beta_k4, beta_moments, cornish_fisher_start, newton_quantile, unit
-from ._engine.threads import Background, check_workers, run_chunks
+from ._engine.sums.rows import interval_and_tail, steps
+from ._engine.threads import Background, check_workers
 from ._engine.validate import (
     check_choice,
     check_confidence,
@@ -59,9 +55,7 @@ from .progress import Progress
 __all__ = ["BatchEvaluation", "evaluate_many"]
 
 _CHUNK = 2048  # two-class groups evaluated together (tens of MB of temporaries at most)
-_LATTICE_CHUNK = 500  # groups of three or more classes per call of the lattice quadrature
 _DELAY = 0.5  # seconds before a progress bar appears
-_FAR = 36.9  # -log(1e-16): a sub-Gaussian tail below exp(-_FAR) is 1 - P(> chance) to rounding
 
 
 @dataclass(frozen=True, eq=False)
@@ -297,7 +291,7 @@ def evaluate_many(
 
     Groups of one or two classes give the numbers of :func:`bacc.evaluate` (the same code).
     Groups of three or more classes are computed together by a lattice quadrature (see
-    :mod:`bacc._engine.batch_lattice`; Gerber 1982 for its narrow part, Marchal & Arbel 2017
+    :mod:`bacc._engine.sums.batch_lattice`; Gerber 1982 for its narrow part, Marchal & Arbel 2017
     for its convolution window), within 7e-11 of :func:`bacc.evaluate` in the measurements of
     ``benchmarks/bench_batch.py`` and ``tests/test_batch.py``; groups outside its conditions
     are evaluated one by one.
@@ -350,71 +344,14 @@ def evaluate_many(
     ex_lo = np.empty(G)
     ex_hi = np.empty(G)
     bounds = Background(_exact_bounds(n, k, m, inc, c, ex_lo, ex_hi), enabled=threads > 1)
-    lower = np.empty(G)
-    upper = np.empty(G)
-    p_above = np.empty(G)
     q = np.array([(1 - c) / 2, (1 + c) / 2])
-    # one class: the Beta posterior itself
-    one = np.flatnonzero(m == 1)
-    if one.size:
-        j = np.argmax(inc[one], axis=1)
-        a1, b1 = A[one, j], B[one, j]
-        lower[one] = _beta.beta_ppf(q[0], a1, b1)
-        upper[one] = _beta.beta_isf(1 - q[1], a1, b1)
-        # chance is 1 / l over every class of the matrices (confusion.chance_level)
-        p_above[one] = _beta.beta_sf(1.0 / l, a1, b1) if l > 1 else 0.0
-    two = np.flatnonzero(m == 2)
-    many = np.flatnonzero(m >= 3)
-    # Groups whose two posteriors are the same (same counts and prior, classes in the same
-    # order; frequent among the small daily windows of monitoring) have the same numbers:
-    # each such posterior is computed once.
-    first = inverse = two
-    if two.size:
-        pick = np.argsort(~inc[two], axis=1, kind="stable")[:, :2]
-        a2 = np.take_along_axis(A[two], pick, axis=1)
-        b2 = np.take_along_axis(B[two], pick, axis=1)
-        _, first, inverse = np.unique(
-            _pair_ids(a2[:, 0], b2[:, 0]) * (two.size + 1) + _pair_ids(a2[:, 1], b2[:, 1]),
-            return_index=True,
-            return_inverse=True,
+    # each group's sum by the method the chooser picks for it (bacc._engine.sums.rows);
+    # chance is 1 / l over every class of the matrices (confusion.chance_level)
+    with Progress(steps(inc), "evaluating", enabled=progress, delay=_DELAY) as bar:
+        lower, upper, p_above = interval_and_tail(
+            A, B, inc, 1.0 / l, q, single=BetaSum, threads=threads, advance=bar.advance,
+            pair_chunk=_CHUNK,
         )
-        first, inverse = two[first], inverse.ravel()
-    with Progress(two.size + many.size, "evaluating", enabled=progress, delay=_DELAY) as bar:
-        # two classes: vectorised exact quadrature, in chunks (bounded memory; rows are
-        # independent, so neither chunking nor threads change a number)
-        def pair_chunk(chunk):
-            _pairs(chunk, inc, A, B, q, lower, upper, p_above, 1.0 / l)
-            return chunk.size
-
-        chunks = [first[s : s + _CHUNK] for s in range(0, first.size, _CHUNK)]
-        for done in run_chunks(pair_chunk, chunks, threads):
-            bar.advance(done)
-        if two.size:
-            for out in (lower, upper, p_above):
-                out[two] = out[first[inverse]]
-            bar.advance(two.size - first.size)
-        # three or more: lattice quadrature for all groups at once (in chunks of groups on
-        # the threads); the groups it does not take (see _engine.batch_lattice) one by one
-        if many.size:
-            def lattice_chunk(rows):
-                lo_m, hi_m, pa_m, done = many_sums(A[rows], B[rows], inc[rows], 1.0 / l, q)
-                lower[rows[done]] = lo_m[done]
-                upper[rows[done]] = hi_m[done]
-                p_above[rows[done]] = pa_m[done]
-                return rows, done
-
-            parts = [many[s : s + _LATTICE_CHUNK] for s in range(0, many.size, _LATTICE_CHUNK)]
-            left = []
-            for rows, done in run_chunks(lattice_chunk, parts, threads):
-                left.append(rows[~done])
-                bar.advance(int(done.sum()))
-            many = np.sort(np.concatenate(left))
-        for g in many:
-            idx = np.flatnonzero(inc[g])
-            d = BetaSum(A[g, idx], B[g, idx], np.full(idx.size, 1.0 / idx.size))
-            lower[g], upper[g] = d.ppf(q)
-            p_above[g] = d.sf(1.0 / l)  # chance: 1 / l, every class (confusion.chance_level)
-            bar.advance()
     bounds.result()
     return BatchEvaluation(
         groups=groups,
@@ -432,106 +369,6 @@ def evaluate_many(
         p_above_chance=p_above,
         n_classes=m.astype(np.int64),
     )
-
-
-def _pair_ids(x, y):
-    """Integer ids of the pairs ``(x[i], y[i])``: equal pairs, equal ids (one sort)."""
-    return np.unique(x + 1j * y, return_inverse=True)[1].ravel().astype(np.int64)
-
-
-def _pairs(rows, inc, A, B, q, lower, upper, p_above, chance):
-    """Credible interval and P(> chance) for groups with two classes, all at once."""
-    idx = np.argsort(~inc[rows], axis=1, kind="stable")[:, :2]  # the two included classes
-    a2 = np.take_along_axis(A[rows], idx, axis=1)
-    b2 = np.take_along_axis(B[rows], idx, axis=1)
-    _, var, m3 = beta_moments(a2, b2)
-    k4 = beta_k4(a2, b2)
-    w = 0.5
-    sd_c = w * np.sqrt(var)
-    # B = the wider component (exact CDF), R = the narrower (quadrature): as in BetaSum
-    wide = np.argmax(sd_c, axis=1)
-    if np.any(sd_c[:, 0] == sd_c[:, 1]):
-        wide = np.where(sd_c[:, 0] == sd_c[:, 1], 1, wide)
-    narrow = 1 - wide
-    r = np.arange(rows.size)
-    sums = PairSums(
-        a2[r, wide],
-        b2[r, wide],
-        np.full(rows.size, w),
-        a2[r, narrow],
-        b2[r, narrow],
-        np.full(rows.size, w),
-    )
-    mean = w * (a2 / (a2 + b2)).sum(axis=1)
-    sd = np.sqrt((w * w * var).sum(axis=1))
-    mom3 = (w**3 * m3).sum(axis=1)
-    cum4 = (w**4 * k4).sum(axis=1)
-
-    # P(lambda > chance). Far above chance it is 1 to within 1e-16 (a Beta(a, b) variable is
-    # sub-Gaussian with variance proxy 1 / (4 (a + b + 1)); Marchal & Arbel 2017), where the
-    # quadrature gives 1 to within its own error (3e-14 measured): those groups skip it.
-    proxy = (w * w * 0.25 / (a2 + b2 + 1.0)).sum(axis=1)
-    gap = mean - chance
-    near = ~((gap > 0) & (gap * gap > 2.0 * _FAR * proxy))
-    vals = np.ones(rows.size)
-    if near.any():
-        vals[near] = sums.values(np.full(int(near.sum()), chance), ("sf",), r[near])["sf"]
-    p_above[rows] = np.clip(vals, 0.0, 1.0)
-    # quantiles: both tails at once (2G rows)
-    sel = np.concatenate([r, r])
-    upper_tail = np.concatenate([np.zeros(rows.size, bool), np.ones(rows.size, bool)])
-    target = np.concatenate([np.full(rows.size, q[0]), np.full(rows.size, 1 - q[1])])
-    start = cornish_fisher_start(
-        target, upper_tail, mean[sel], sd[sel], mom3[sel], 0.0, 1.0, cum4[sel]
-    )
-    start = _dominant_start(start, target, upper_tail, sums.P, sel)
-    tol = np.maximum(4e-16, 1e-10 * sd[sel])
-
-    def tail_and_pdf(x, up, which):
-        # the tail each row solves for (cdf or sf), its density and slope: see tails()
-        v = sums.values(np.clip(x, 0.0, 1.0), ("tail", "pdf", "dpdf"), sel[which], up)
-        return unit(v["tail"]), np.maximum(v["pdf"], 0.0), v["dpdf"]
-
-    # the density of (X + Y) / 2 has a kink at 1/2 when one class's density jumps (or is
-    # infinite) at 0 and the other's at 1: a perfect class beside an all-wrong one
-    kinks = sums.kinks()
-    x = newton_quantile(
-        tail_and_pdf, target, upper_tail, start, np.zeros(sel.size), np.ones(sel.size), tol,
-        kinks[sel] if np.isfinite(kinks).any() else None,
-    )
-    lower[rows] = x[: rows.size]
-    upper[rows] = x[rows.size :]
-
-
-_DOMINANT = 0.25  # variance ratio below which the wide component's quantile is the start
-_SKEWED = 200.0  # ... when that component has at most this many examples (a + b)
-
-
-def _dominant_start(start, target, upper, P, sel):
-    """Where the narrow component R adds little variance to the wide one B, a start from B's
-    own quantile: ``wB Q_B + wR E[R]``, moved by the small-noise correction
-    ``-(v / 2) (log f)'`` (``v`` = R's variance in the sum). The Cornish-Fisher start is poor
-    there when B is skewed and bounded (a class of a few examples, nearly all correct); from
-    it the iteration took five or more rounds for one quantile in ten of the benchmark's."""
-    aB, bB, wB = P["aB"][sel], P["bB"][sel], P["wB"][sel]
-    aR, bR, wR = P["aR"][sel], P["bR"][sel], P["wR"][sel]
-    sB = aB + bB
-    sR = aR + bR
-    vB = wB * wB * aB * bB / (sB * sB * (sB + 1.0))
-    vR = wR * wR * aR * bR / (sR * sR * (sR + 1.0))
-    # (a wide class of many examples is nearly normal: Cornish-Fisher is good there)
-    i = np.flatnonzero((vR <= _DOMINANT * vB) & (sB <= _SKEWED))
-    if not i.size:
-        return start
-    aB, bB, wB, aR, sR, vR, p = aB[i], bB[i], wB[i], aR[i], sR[i], vR[i], target[i]
-    with np.errstate(all="ignore"):
-        qB = np.where(upper[i], sc.betainccinv(aB, bB, p), sc.betaincinv(aB, bB, p))
-        dlog = ((aB - 1.0) / qB - (bB - 1.0) / (1.0 - qB)) / wB
-        x = wB * qB + wR[i] * aR / sR - 0.5 * vR * dlog
-    ok = np.isfinite(x) & (x > 0.0) & (x < 1.0)
-    start = start.copy()
-    start[i[ok]] = x[ok]
-    return start
 
 
 def _exact_bounds(n, k, m, inc, c, ex_lo, ex_hi):

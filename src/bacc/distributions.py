@@ -49,14 +49,12 @@ import numpy as np
 from scipy import special as sc
 
 from ._engine import beta as _beta
-from ._engine.aggregate import BetaNarrow, MomentNarrow
-from ._engine.components import RHO, SMOOTH_EXPONENT, TwoPoint, partition
 from ._engine.convert import readonly
-from ._engine.lattice import checked_table
-from ._engine.mode import WIDE, find_mode, richardson_vertex
-from ._engine.pair import PairSums
-from ._engine.paired import PairedComponents, PairedTable, difference_cumulants
-from ._engine.solvers import (
+from ._engine.sums.chooser import widest_smooth
+from ._engine.sums.mode import WIDE, find_mode, richardson_vertex
+from ._engine.sums.paired_difference import PairedComponents
+from ._engine.sums.single import RHO, BetaSumEngine, PairedDifferenceEngine
+from ._engine.sums.solvers import (
     beta_k4,
     beta_moments,
     cornish_fisher_start,
@@ -340,7 +338,7 @@ class SumDistribution(ContinuousDistribution):
 
         Otherwise (a class whose density jumps or diverges at an end: a perfect or all-wrong
         class) the density may peak at a kink or a singular point where the components' ends
-        meet: :func:`bacc._engine.mode.find_mode` zooms in on the highest density with those
+        meet: :func:`bacc._engine.sums.mode.find_mode` zooms in on the highest density with those
         points among the candidates, returns such a point exactly when the zoom closes on it,
         polishes a smooth peak by a parabola, and verifies the answer against the density
         ``1e-6`` sd to either side.
@@ -576,91 +574,44 @@ class BetaSum(SumDistribution):
 
     # ------------------------------------------------------------------------------------------
     def _prepare(self) -> None:
+        """Build the engine of the method :mod:`bacc._engine.sums.chooser` picks, once."""
         if self._prepared:
             return
-        plan = partition(self._cvar, widest_smooth=self._widest_smooth(),
-                         smooth=np.minimum(self._a, self._b) >= SMOOTH_EXPONENT)
-        ib, lattice_ids = plan.widest, plan.lattice
-        self._ib = ib
-        self._b_logbeta = float(sc.betaln(self._a[ib], self._b[ib]))
-        self._offset = self._shift
-        self._pair = None
-        self._grid = None
-        self._rule = None
-        narrow = None
-        if plan.narrow:
-            nn = plan.narrow
-            narrow = BetaNarrow(self._a[nn], self._b[nn], self._w[nn], self.std())
-            self._offset += narrow.mean
-            if plan.rule:
-                self._rule = TwoPoint(0.0, narrow.var, narrow.m3)
-                narrow = None
-        if len(lattice_ids) == 1 and narrow is None:
-            # two components: exact one-dimensional quadrature
-            ir = lattice_ids[0]
-            self._pair = PairSums(
-                self._a[ib], self._b[ib], self._w[ib], self._a[ir], self._b[ir], self._w[ir]
-            )
-            self._has_slope = True
-        elif lattice_ids:
-            self._grid = checked_table(
-                self._a, self._b, self._w, ib, lattice_ids, 2 * self._resolution, narrow
-            )
-            self._tabulated_pdf = True
+        self._engine = BetaSumEngine(self._a, self._b, self._w, self._shift, self._cvar,
+                                     self.std(), 2 * self._resolution)  # fmt: skip
+        self._has_slope = self._engine.has_slope
+        self._tabulated_pdf = self._engine.tabulated
         self._prepared = True
 
-    def _widest_smooth(self) -> bool:
-        """The widest component's density is smooth where it has mass: at each end of its
-        support that holds mass (within a tenth of its 1e-15 span), a parameter of at least 3
-        (the CDF is then three times continuously differentiable there)."""
-        i = int(np.argmax(self._cvar))
-        a, b = self._a[i], self._b[i]
-        lo, hi = _beta.beta_tail_span(np.array([a]), np.array([b]), 1e-15)
-        span = float(hi[0] - lo[0])
-        at_lo, at_hi = lo[0] <= 0.1 * span, 1.0 - hi[0] <= 0.1 * span
-        return bool((not at_lo or a >= 3.0) and (not at_hi or b >= 3.0))
+    # the engine's parts, as the tests of the lattice inspect them
+    @property
+    def _ib(self) -> int:
+        self._prepare()
+        return self._engine.ib
 
-    def _b_values(self, z, kinds):
-        """Values of the cdf / sf / pdf of the single component ``w * Beta(a, b)`` at z."""
-        i = self._ib
-        a, b, w = self._a[i], self._b[i], self._w[i]
-        t = np.clip(z / w, 0.0, 1.0)
-        out = {}
-        if "cdf" in kinds or "sf" in kinds:
-            out["cdf"], out["sf"] = _beta.beta_tails(a, b, t)
-        if "pdf" in kinds:
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                logf = sc.xlogy(a - 1.0, t) + sc.xlog1py(b - 1.0, -t) - self._b_logbeta
-                f = np.exp(logf) / w
-            out["pdf"] = np.where((z < 0) | (z > w), 0.0, f)
-        return out
+    @property
+    def _grid(self):
+        self._prepare()
+        return self._engine.grid
+
+    @property
+    def _offset(self) -> float:
+        self._prepare()
+        return self._engine.offset
+
+    def _widest_smooth(self) -> bool:
+        """Whether the widest component is smooth where it has mass (see the chooser)."""
+        return widest_smooth(self._a, self._b, self._cvar)
 
     def _combine(self, x, kinds):
         """Values of the requested functions (cdf, sf, pdf) at x."""
-        x = np.asarray(x, dtype=float) - self._offset
-        if self._rule is not None:
-            return self._rule.apply(self._values, x, kinds)
-        return self._values(x, kinds)
-
-    def _values(self, x, kinds):
-        """Values of the sum without a narrow part entered by rule, at x (offset removed)."""
-        if self._pair is not None:
-            return self._pair.values(x, kinds)
-        if self._grid is not None:
-            return self._grid.values(x, kinds)
-        return self._b_values(x, kinds)
+        return self._engine.values(x, kinds)
 
     def _kinks(self):
-        if self._pair is None:
-            return None
-        kinks = self._pair.kinks()[0]
-        kinks = kinks[np.isfinite(kinks)]
-        return self._offset + kinks if kinks.size else None
+        return self._engine.kinks()
 
     def _table_start(self, target, upper):
-        if self._grid is None:
-            return None
-        return self._grid.table_quantile(target, upper) + self._offset
+        return self._engine.table_start(target, upper)
 
     def mode(self) -> float:
         if self._a.size == 1:
@@ -900,7 +851,7 @@ class PairedDifference(SumDistribution):
 
     Notes
     -----
-    Deterministic: see the notes of ``bacc._engine.paired``. The scipy-like surface is that of
+    Deterministic: see the notes of ``bacc._engine.sums.paired_difference``. The scipy-like surface is that of
     :class:`bacc.BetaSum`: ``pdf, logpdf, cdf, sf, ppf, isf, mean, var, std, median, mode,
     interval, rvs, p_above, support``.
 
@@ -956,52 +907,21 @@ class PairedDifference(SumDistribution):
 
     # ------------------------------------------------------------------------------------------
     def _prepare(self) -> None:
+        """Build the engine of the method :mod:`bacc._engine.sums.chooser` picks, once."""
         if self._prepared:
             return
-        plan = partition(self._cvar)
-        ib, ids = plan.widest, plan.lattice
-        self._ib = ib
-        self._offset = 0.0
-        self._rule = None
-        narrow = None
-        if plan.narrow:
-            # the narrow classes together, by their exact first four cumulants
-            nn = plan.narrow
-            w = self.weights[nn]
-            var, m3, k4 = difference_cumulants(self.alpha[nn])
-            self._offset = float(np.sum(w * self._comp.mean[nn]))
-            moments = (float(np.sum(w**2 * var)), float(np.sum(w**3 * m3)))
-            if plan.rule:
-                self._rule = TwoPoint(0.0, *moments)
-            else:
-                narrow = MomentNarrow(0.0, *moments, float(np.sum(w**4 * k4)), len(nn))
-        self._table = None
-        if ids:
-            self._table = PairedTable(
-                self._comp, self.weights, ib, ids, 2 * self._resolution, narrow
-            )
+        self._engine = PairedDifferenceEngine(self._comp, self.alpha, self.weights, self._cvar,
+                                              2 * self._resolution)  # fmt: skip
         self._prepared = True
 
     @property
     def error_estimate(self) -> float:
         """Estimated absolute error of the tabulated CDF (0 for one class: direct quadrature)."""
         self._prepare()
-        return 0.0 if self._table is None else float(self._table.error_estimate)
+        return self._engine.error_estimate
 
     def _combine(self, x, kinds):
-        x = np.asarray(x, dtype=float) - self._offset
-        if self._rule is not None:
-            return self._rule.apply(self._values, x, kinds)
-        return self._values(x, kinds)
-
-    def _values(self, x, kinds):
-        if self._table is not None:
-            return self._table.values(x, kinds)
-        wB = self.weights[self._ib]
-        v = self._comp.values(x / wB, np.full(x.size, self._ib), kinds)
-        if "pdf" in v:
-            v["pdf"] = v["pdf"] / wB
-        return v
+        return self._engine.values(x, kinds)
 
     def _mode_candidates(self) -> np.ndarray:
         """0: where every class difference may be singular (few discordant examples)."""
@@ -1032,10 +952,10 @@ class GridAverage(SumDistribution):
     distributions (``pdf, logpdf, cdf, sf, ppf, isf, mean, var, std, median, mode, interval,
     rvs, p_above, support``).
 
-    Method: :mod:`bacc._engine.gridsum` (trapezoidal convolution of smooth densities by FFT,
+    Method: :mod:`bacc._engine.sums.grid_average` (trapezoidal convolution of smooth densities by FFT,
     sixth-order running integral). Mean and variance are the sums of the components' exact
     moments; quantiles are solved by safeguarded Newton steps on the CDF with its density and
-    slope; the mode is located by :func:`bacc._engine.mode.find_mode` and verified against the
+    slope; the mode is located by :func:`bacc._engine.sums.mode.find_mode` and verified against the
     density on a bracket.
 
     References

@@ -24,7 +24,7 @@ import numpy as np
 
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.joint import class_patterns, draw_joint_balanced, pair_counts
-from ._engine.pairwise import pairwise_greater
+from ._engine.probability_greater import pairwise_greater
 from ._engine.validate import (
     MAX_SIMULATIONS,
     as_label_sequence,

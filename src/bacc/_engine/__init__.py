@@ -1,9 +1,20 @@
 """Private numerical kernels and shared helpers of bacc (not a public API).
 
-Beta functions checked rather than trusted (:mod:`.beta`), the per-class bound kernels
-(:mod:`.bounds`, :mod:`.buehler`), the one preparation step of a sum of components
-(:mod:`.components`), the two-class quadrature (:mod:`.pair`), the lattice of three or more
-classes (:mod:`.lattice`), the paired (Dirichlet) lattice (:mod:`.paired`), the quantile
-iterations (:mod:`.solvers`), argument checks (:mod:`.validate`) and result conversions
-(:mod:`.convert`). The public modules import from here; nothing here imports them.
+The public modules import from here; nothing here imports them.
+
+Kernels, by what they compute:
+
+* :mod:`.sums`: sums of independent components, the posterior balanced accuracy and its
+  differences, with the one chooser of how each sum is computed (see its modules).
+* :mod:`.beta`: Beta functions (CDF, quantiles, tail spans) checked rather than trusted;
+  :mod:`.beta_grid`: the Beta CDF at many equally spaced points.
+* :mod:`.bounds`: per-class bound kernels (Clopper-Pearson, Wald, Wilson, Jeffreys) and the
+  levels of the union and Šidák constructions; :mod:`.buehler`: the Buehler bound of two
+  classes; :mod:`.assurance`: the assurance of a labelling plan.
+* :mod:`.probability_greater`: ``P(X_i > X_j)`` for every pair of independent variables
+  (rankings); :mod:`.joint`: joint posterior draws of several classifiers on one test set.
+* :mod:`.hierarchy`: the per-class hierarchical (mixed-effects) posteriors.
+
+Helpers: argument checks (:mod:`.validate`), result conversions (:mod:`.convert`) and work on
+several threads (:mod:`.threads`).
 """

@@ -1,6 +1,6 @@
 """The Beta CDF at many equally spaced points, from its density.
 
-A lattice table (:mod:`bacc._engine.lattice`) needs the exact CDF of its widest component at
+A lattice table (:mod:`bacc._engine.sums.lattice`) needs the exact CDF of its widest component at
 every point of a lattice whose step a much narrower component sets: hundreds of thousands of
 points when one class has a handful of examples and another millions, one incomplete beta
 (about 0.3 us) each. Where the step is small against the component's spread, the CDF is the

@@ -3,7 +3,7 @@
 When class sizes are very unequal, resolving the narrowest component on the lattice would cost
 points in proportion to the ratio of the widest spread to the narrowest (10^4 for classes of 1
 and 10^8 examples). Instead, the components narrower than the lattice needs (see
-:func:`bacc._engine.components.split_scales`) are summed into one variable ``D`` whose mean is
+:func:`bacc._engine.sums.components.split_scales`) are summed into one variable ``D`` whose mean is
 taken out exactly (it shifts the whole table) and whose centred law ``D - E[D]`` enters the
 lattice as one more row of masses:
 
@@ -21,7 +21,7 @@ lattice as one more row of masses:
   component, with the same ``(t h)^4 / 90`` error in the characteristic function (removed with
   the others). ``G`` is closed-form for one component (:func:`bacc._engine.beta.beta_stoploss`);
   for several it is the integral of their CDF tabulated by
-  :class:`bacc._engine.lattice.GridTable` on a lattice of their own (exact widest component,
+  :class:`bacc._engine.sums.lattice.GridTable` on a lattice of their own (exact widest component,
   extrapolation, and a narrow part of their own: the same plan, recursively), integrated
   exactly cell by cell.
 
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import beta as _beta
+from .. import beta as _beta
 from .solvers import beta_k4, beta_moments
 
 _TAIL = 1e-15
@@ -167,7 +167,7 @@ class BetaNarrow(NarrowPart):
     """The sum ``D`` of narrow components ``w_i Beta(a_i, b_i)`` (all ``w_i > 0``), centred.
 
     Its stop-loss transform is exact: closed-form for one component, for several the integral
-    of their CDF tabulated by :class:`bacc._engine.lattice.GridTable`.
+    of their CDF tabulated by :class:`bacc._engine.sums.lattice.GridTable`.
 
     Parameters
     ----------
@@ -229,7 +229,7 @@ class MomentNarrow(NarrowPart):
     large are nearly normal (``g5_i = O(n^-1.5)``); a skewed narrow class (few discordant
     examples among thousands) has ``|g5_i|`` up to about 6.
 
-    Used by the paired engine (:mod:`bacc._engine.paired`), whose components have no
+    Used by the paired engine (:mod:`bacc._engine.sums.paired_difference`), whose components have no
     closed-form stop-loss transform.
     """
 
@@ -264,7 +264,7 @@ def _cell_integrals(f: np.ndarray, h: float) -> np.ndarray:
 
 class _Tabulated:
     """The CDF of a sum of two or more components, tabulated by
-    :class:`bacc._engine.lattice.GridTable` (exact widest component, extrapolated lattice, its
+    :class:`bacc._engine.sums.lattice.GridTable` (exact widest component, extrapolated lattice, its
     own narrow part), and its integrals: the stop-loss transform of the sum.
 
     Whole cells are integrated by the cubic through the four nearest table values, partial

@@ -5,7 +5,7 @@ The cost of a lattice is set by its step, and the step by the narrowest componen
 it. When class sizes are alike every component is resolved (16 steps per standard deviation of
 the narrowest). When they are not (the spreads differ by more than ``MIXED``), the step is set
 by the spread of the whole sum instead, and the components narrower than two steps are summed
-into one narrow part (:class:`bacc._engine.aggregate.NarrowPart`) that enters as one law, with
+into one narrow part (:class:`bacc._engine.sums.narrow_part.NarrowPart`) that enters as one law, with
 its exact mean, variance, third moment and fourth cumulant. Beside a two-component sum, a narrow
 part of spread below ``NARROW_RULE`` times the narrower of the two enters by a two-point rule
 instead (:class:`TwoPoint`). No component's variance is dropped, and the cost no longer depends on the

@@ -3,7 +3,7 @@
 First, :func:`p_worse_lattice`: since ``1 - phi ~ Beta(b, a)`` when ``phi ~ Beta(a, b)``, the
 event is ``T > (1 + margin) / 2`` for ``T = (lambda_base + 1 - lambda_now) / 2``, the average of
 ``2 l`` independent Betas (the baseline's classes and the window's reflected), whose upper tail
-the batched lattice of :func:`bacc._engine.batch_lattice.many_sums` computes for all rows at once
+the batched lattice of :func:`bacc._engine.sums.batch_lattice.many_sums` computes for all rows at once
 (any number of classes; against a number, the window's ``l`` reflected classes). It takes the
 rows with at least one class whose density vanishes to high order at the ends of its support;
 the others (every class with fewer than six errors or six correct examples: small windows) are
@@ -25,7 +25,7 @@ accuracies (Brodersen et al. (2010), eq. 7). For independent ``lambda_now`` and
 integrated over the *narrower* of the two posteriors (``N``; ``G`` is the other's distribution
 function or survival function at the shifted point), as :class:`bacc.distributions.BetaSum`
 and :func:`bacc.compare` do for one pair. Both the density of ``N`` and ``G`` are exact
-two-component sums (:class:`bacc._engine.pair.PairSums`, the engine of :func:`bacc.evaluate`
+two-component sums (:class:`bacc._engine.sums.two_betas.PairSums`, the engine of :func:`bacc.evaluate`
 and :func:`bacc.evaluate_many`); the outer integral is a composite Gauss-Legendre rule of
 :data:`NODES` nodes per panel over ``N``'s span between its ``1e-13`` tail quantiles (bounded by
 those of its components), with panel edges at ``mean + sd * (-7, -4, -2, -0.7, 0.7, 2, 4, 7)``
@@ -50,10 +50,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import beta as _beta
+from .. import beta as _beta
 from .batch_lattice import many_sums
-from .pair import PairSums
 from .solvers import beta_moments
+from .two_betas import PairSums
+from .two_class_rows import wider_first
 
 __all__ = ["p_worse_pairs", "p_below", "p_worse_lattice"]
 
@@ -77,14 +78,8 @@ _INNER_NODES = 32
 
 
 def _sums(a2: np.ndarray, b2: np.ndarray) -> PairSums:
-    """``(theta_1 + theta_2) / 2`` per row, the wider component exact (as evaluate_many)."""
-    _, var, _ = beta_moments(a2, b2)
-    wide = np.where(var[:, 0] >= var[:, 1], 0, 1)
-    narrow = 1 - wide
-    r = np.arange(a2.shape[0])
-    half = np.full(r.size, 0.5)
-    return PairSums(a2[r, wide], b2[r, wide], half, a2[r, narrow], b2[r, narrow], half,
-                    nodes=_INNER_NODES)  # fmt: skip
+    """``(theta_1 + theta_2) / 2`` per row, the wider component exact."""
+    return wider_first(a2, b2, nodes=_INNER_NODES, tie_to_second=False)
 
 
 def _span(a2: np.ndarray, b2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

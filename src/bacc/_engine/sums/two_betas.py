@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special as sc
 
-from . import beta as _beta
+from .. import beta as _beta
 from .solvers import unit as _unit
 
 _TAIL = 1e-14  # mass of a component left out on each side of its span

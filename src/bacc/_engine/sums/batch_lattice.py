@@ -37,7 +37,7 @@ interpolation, no extrapolation).
 * Classes far narrower than the smooth classes' sum (together at most ``1/60`` of its standard
   deviation ``s``) enter as one part by their exact mean and five lattice masses at
   ``-2h .. 2h`` that match their variance, third moment and fourth cumulant (Gerber's local
-  moment matching, as in :mod:`bacc._engine.aggregate`); the step is then at most ``s / 25``
+  moment matching, as in :mod:`bacc._engine.sums.narrow_part`); the step is then at most ``s / 25``
   (the rule's error is about ``0.012 (h / s)^4 (sd_D / s)^2 + 0.044 (sd_D / s)^6``).
 
 The lattice rows of all groups are convolved by batched FFTs, circularly over the support of
@@ -46,7 +46,7 @@ sub-Gaussian with variance proxy ``1 / (4 (a + b + 1))``, Marchal & Arbel 2017, 
 3e-14 wraps around); groups of similar window lengths share one FFT length. Each CDF value
 needs ``F_B`` at the lattice points within ``B``'s span of ``x`` (one flat array for all
 groups). Quantiles come from the safeguarded Newton-Halley iteration of
-:func:`bacc._engine.solvers.newton_quantile` from a Cornish-Fisher start, as for a single
+:func:`bacc._engine.sums.solvers.newton_quantile` from a Cornish-Fisher start, as for a single
 :class:`~bacc.distributions.BetaSum`. Groups outside these conditions (no smooth class on the
 lattice; a non-integer low exponent at an end with mass; more than ``_MAX_POINTS`` lattice
 points) are reported as not handled.
@@ -79,8 +79,8 @@ import numpy as np
 from scipy import fft as sfft
 from scipy import special as sc
 
-from . import beta as _beta
-from .aggregate import moment_masses
+from .. import beta as _beta
+from .narrow_part import moment_masses
 from .solvers import beta_k4, beta_moments, cornish_fisher_start, newton_quantile, tails, unit
 
 __all__ = ["many_sums"]

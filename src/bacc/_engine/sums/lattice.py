@@ -44,10 +44,10 @@ import itertools
 import numpy as np
 from scipy import fft as sfft
 
-from . import beta as _beta
-from .beta_grid import beta_tails_grid
+from .. import beta as _beta
+from ..beta_grid import beta_tails_grid
+from ..threads import available_cpus, run_chunks
 from .components import MANY_LATTICE as _MANY  # from here the sum is smooth at the step
-from .threads import available_cpus, run_chunks
 
 __all__ = ["GridTable"]
 
@@ -427,7 +427,7 @@ class GridTable:
 
         ``resolution``: lattice steps per standard deviation of the narrowest lattice
         component (see :meth:`_step`). ``narrow``: a centred narrow part
-        (:class:`bacc._engine.aggregate.NarrowPart`) that enters as one more lattice row.
+        (:class:`bacc._engine.sums.narrow_part.NarrowPart`) that enters as one more lattice row.
         ``extrapolate=False``: one lattice, no extrapolation (a rough table, for narrow parts
         whose error the sum barely sees). ``tolerance``: the error in the CDF that a lattice
         component left unresolved may cause (see :meth:`_step`); larger for the table of a

@@ -11,7 +11,7 @@ difference of balanced accuracies (Carrillo et al. (2014), eq. 14) is ``delta = 
 By the neutrality of the Dirichlet distribution ``S = p10 + p01 ~ Beta(a10 + a01, a11 + a00)``
 is independent of ``U = p10 / S ~ Beta(a10, a01)``, and ``D = S (2 U - 1)``.
 
-Method (deterministic, the structure of :mod:`bacc._engine.lattice`)
+Method (deterministic, the structure of :mod:`bacc._engine.sums.lattice`)
 --------------------------------------------------------------------
 * One class: ``P(D <= x) = [x >= 0] F_S(x) + int_{|x|}^1 f_S(s) F_U((x + s) / (2 s)) ds`` (for
   ``s < |x|`` the conditional probability is 0 or 1), one tanh-sinh quadrature over ``s`` per
@@ -30,12 +30,12 @@ Method (deterministic, the structure of :mod:`bacc._engine.lattice`)
   interpolant does not converge (tiny classes, with mass at the support ends) gets the exact
   stop-loss ``E_S[2 S G_U((x + S) / (2 S))]`` (``G_U`` = Beta stop-loss, closed form) at every
   lattice point instead. The lattice components are convolved by FFT
-  (:func:`bacc._engine.lattice._convolve_all`), convolved with ``B``'s cell masses, tabulated at steps
+  (:func:`bacc._engine.sums.lattice._convolve_all`), convolved with ``B``'s cell masses, tabulated at steps
   ``h``, ``h/2`` and ``h/4`` and combined by Richardson extrapolation (error terms ``h^2`` and
   the one of ``D``'s singularity at 0). The difference between this extrapolation and the
   two-level one from ``(h/2, h/4)`` is kept as an error estimate (``error_estimate``), and
   ``h`` is halved while it exceeds ``1e-9``. Between lattice points the table is interpolated
-  by :class:`bacc._engine.lattice.GridTable`'s non-oscillatory degree-5 stencils.
+  by :class:`bacc._engine.sums.lattice.GridTable`'s non-oscillatory degree-5 stencils.
 
 Accuracy (tests/test_paired.py): one class within 1e-10 of an mpmath double integral; two
 classes within ~2e-9 of nested quadrature, quantiles likewise; five classes within Monte Carlo
@@ -50,10 +50,10 @@ import numpy as np
 from scipy import fft as sfft
 from scipy import special as sc
 
-from . import beta as _beta
+from .. import beta as _beta
 from .lattice import GridTable, _convolve_all, _extrapolation_weights, tabulate
-from .pair import tanh_sinh_rule
 from .solvers import beta_k4, beta_moments
+from .two_betas import tanh_sinh_rule
 
 __all__ = ["PairedTable", "PairedComponents", "dirichlet_difference_moments"]
 
@@ -447,14 +447,14 @@ class _ChebCDF:
 class PairedTable(GridTable):
     """CDF / SF / density of ``delta = sum_i w_i D_i`` on an aligned lattice (>= 2 classes).
 
-    Reuses the interpolation of :class:`bacc._engine.lattice.GridTable` (``values``); only the
+    Reuses the interpolation of :class:`bacc._engine.sums.lattice.GridTable` (``values``); only the
     construction differs (Dirichlet-difference components instead of Beta components).
     """
 
     def __init__(
         self, comp: PairedComponents, w, ib: int, ids: list[int], resolution: float, narrow=None
     ) -> None:
-        """``narrow``: a centred narrow part (:class:`bacc._engine.aggregate.MomentNarrow`)
+        """``narrow``: a centred narrow part (:class:`bacc._engine.sums.narrow_part.MomentNarrow`)
         entered as one more lattice row."""
         self._narrow = narrow
         w = np.asarray(w, dtype=float)
