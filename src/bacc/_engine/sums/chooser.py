@@ -19,8 +19,8 @@ Every caller asks here: a single :class:`bacc.BetaSum` or :class:`bacc.PairedDif
   sum; it takes only rows whose components it integrates to high order (a class with a smooth
   density, no non-integer low exponent at an end with mass), and the others are computed one
   by one (:data:`ONE_BY_ONE`), each by its own single choice. The two agree within 7e-11 in
-  the tests, which makes each a check of the other. Both answer through the same interface
-  (:data:`RowsMethod`).
+  the tests, which makes each a check of the other. Both answer many rows through the same
+  interface (:data:`RowsMethod`).
 * :data:`PAIR_DIFFERENCE`: the difference of two two-class sums (a window against its counted
   baseline) that the batched lattice leaves, by an outer quadrature over the narrower sum
   (:mod:`.worse_than_baseline`).
@@ -65,7 +65,9 @@ BATCHED_LATTICE = "batched lattice"
 ONE_BY_ONE = "one by one"
 PAIR_DIFFERENCE = "pair-difference quadrature"
 
-#: The interface of a method for many rows: ``(A, B, inc, chance, q, quantiles)`` to
+#: The interface of a method for many rows of three or more classes, shared by the batched
+#: lattice (:func:`.batch_lattice.many_sums`) and the single sums one by one
+#: (:func:`.rows.one_by_one`): ``(A, B, inc, chance, q, advance=None, quantiles=True)`` to
 #: ``(lower, upper, p_above, handled)``, each of shape (G,); rows not ``handled`` are left to
 #: the next method (:func:`choose_leftovers`).
 RowsMethod = Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]

@@ -31,6 +31,7 @@ from .chooser import (
     ONE_BY_ONE,
     PAIR,
     PAIR_DIFFERENCE,
+    RowsMethod,
     choose_leftovers,
     choose_rows,
     first_two,
@@ -38,7 +39,7 @@ from .chooser import (
 from .two_class_rows import interval_and_tail as pair_interval_and_tail
 from .worse_than_baseline import p_below, p_worse_lattice, p_worse_pairs
 
-__all__ = ["interval_and_tail", "p_worse", "steps"]
+__all__ = ["interval_and_tail", "one_by_one", "p_worse", "steps"]
 
 PAIR_CHUNK = 2048  # two-class rows evaluated together (tens of MB of temporaries at most)
 LATTICE_CHUNK = 500  # rows of three or more classes per call of the batched lattice
@@ -152,13 +153,46 @@ def interval_and_tail(
             advance(int(done.sum()))
         left = np.sort(np.concatenate(left))
         method[left] = choose_leftovers(inc[left].sum(axis=1), difference=False)
-        for g in np.flatnonzero(method == ONE_BY_ONE):
+        rest = np.flatnonzero(method == ONE_BY_ONE)
+        if rest.size:
+            lower[rest], upper[rest], p_above[rest], _ = one_by_one(single)(
+                A[rest], B[rest], inc[rest], chance, q, advance=advance
+            )
+    return lower, upper, p_above
+
+
+def one_by_one(single: Single) -> RowsMethod:
+    """The method for many rows that computes each row's sum as one single-sum distribution
+    (``single``, :class:`bacc.BetaSum`, whose engine :func:`.chooser.choose_single` picks),
+    with the interface of the batched lattice (:func:`.batch_lattice.many_sums`,
+    :data:`.chooser.RowsMethod`): it takes every row.
+
+    Examples
+    --------
+    >>> import numpy as np, bacc
+    >>> lo, hi, p, handled = one_by_one(bacc.BetaSum)(
+    ...     np.array([[43.0, 5.0]]), np.array([[4.0, 7.0]]), np.array([[True, True]]), 0.5,
+    ...     np.array([0.025, 0.975]))
+    >>> [round(float(lo[0]), 3), round(float(hi[0]), 3)], bool(handled[0])
+    ([0.534, 0.808], True)
+    """
+
+    def method(A, B, inc, chance, q, advance=None, quantiles=True):
+        G = A.shape[0]
+        lower = np.full(G, np.nan)
+        upper = np.full(G, np.nan)
+        p_above = np.full(G, np.nan)
+        for g in range(G):
             idx = np.flatnonzero(inc[g])
             d = single(A[g, idx], B[g, idx], np.full(idx.size, 1.0 / idx.size))
-            lower[g], upper[g] = d.ppf(q)
+            if quantiles:
+                lower[g], upper[g] = d.ppf(q)
             p_above[g] = d.sf(chance)
-            advance(1)
-    return lower, upper, p_above
+            if advance is not None:
+                advance(1)
+        return lower, upper, p_above, np.ones(G, dtype=bool)
+
+    return method
 
 
 def _pair_ids(x: np.ndarray, y: np.ndarray) -> np.ndarray:
