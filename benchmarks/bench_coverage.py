@@ -27,7 +27,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from bacc._engine.bounds import per_bound_alpha
+from bacc._engine.bounds.per_class import per_bound_alpha
 from bacc.intervals import exact_interval
 from bacc.simulation import coverage
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from bacc._engine.bounds import jeffreys_bounds, wald_bounds, wilson_bounds
+from bacc._engine.bounds.per_class import jeffreys_bounds, wald_bounds, wilson_bounds
 from bacc.confusion import ConfusionMatrix
 from bacc.errors import BaccError
 from bacc.intervals import (

@@ -17,7 +17,7 @@ from scipy import special as sc
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from bacc._engine.bounds import _cp_certified, per_bound_alpha
+from bacc._engine.bounds.per_class import _cp_certified, per_bound_alpha
 from bacc.confusion import ConfusionMatrix
 from bacc.errors import BaccError, BaccWarning
 from bacc.intervals import (
@@ -249,7 +249,7 @@ def _binom_pmf_matrix(n, theta):
 
 def _buehler_lower_table(n1, n2, confidence, w=(0.5, 0.5)):
     """Buehler lower bounds for every outcome (k1, k2) of a design with n1, n2 examples."""
-    from bacc._engine.buehler import buehler_bounds
+    from bacc._engine.bounds.buehler import buehler_bounds
 
     ks = np.array([(a, b) for a in range(n1 + 1) for b in range(n2 + 1)])
     lo, _ = buehler_bounds(ks, np.array([n1, n2]), np.array(w), 1 - confidence, "lower")

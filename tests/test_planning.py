@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 import bacc
-from bacc._engine.assurance import AssuranceModel
-from bacc._engine.bounds import per_bound_alpha
+from bacc._engine.bounds.assurance import AssuranceModel
+from bacc._engine.bounds.per_class import per_bound_alpha
 
 R = 20_000  # brute-force replications per design: Monte Carlo error about 0.003 at 0.8
 

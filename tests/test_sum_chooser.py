@@ -45,13 +45,14 @@ def test_each_caller_gives_the_recorded_numbers(caller):
 
 
 def test_the_engine_packages_list_their_modules():
-    """The docstrings of ``bacc._engine`` and ``bacc._engine.sums`` name every module in them."""
+    """The docstrings of ``bacc._engine`` and its subpackages name every module in them."""
     import pkgutil
 
     import bacc._engine
+    import bacc._engine.bounds
     import bacc._engine.sums
 
-    for package in (bacc._engine, bacc._engine.sums):
+    for package in (bacc._engine, bacc._engine.bounds, bacc._engine.sums):
         doc = package.__doc__
         missing = [m.name for m in pkgutil.iter_modules(package.__path__)
                    if f":mod:`.{m.name}`" not in doc]  # fmt: skip

@@ -375,7 +375,7 @@ def _exact_bounds(n, k, m, inc, c, ex_lo, ex_hi):
     """A job filling ``ex_lo``, ``ex_hi``: the union bound of every group (Clopper-Pearson at the
     per-bound level for its number of classes; each distinct (correct, examples) pair once,
     as small daily counts repeat a lot)."""
-    from ._engine.bounds import cp_bounds, per_bound_alpha
+    from ._engine.bounds.per_class import cp_bounds, per_bound_alpha
 
     def job():
         for mg in np.unique(m):

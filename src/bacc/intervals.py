@@ -71,7 +71,8 @@ from typing import Any
 
 import numpy as np
 
-from ._engine.bounds import (
+from ._engine.bounds.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
+from ._engine.bounds.per_class import (
     KERNELS,
     balanced_wald,
     cp_bounds,
@@ -79,7 +80,6 @@ from ._engine.bounds import (
     per_bound_alpha,
     tail_level,
 )
-from ._engine.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
 from ._engine.convert import built_on_first_use, jsonable
 from ._engine.validate import (
     check_confidence,

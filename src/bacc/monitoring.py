@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ._engine.bounds import cp_bounds, per_bound_alpha
+from ._engine.bounds.per_class import cp_bounds, per_bound_alpha
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.sums.rows import p_worse, steps
 from ._engine.validate import (

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from ._engine.assurance import AssuranceModel
-from ._engine.bounds import cp_bounds, per_bound_alpha
+from ._engine.bounds.assurance import AssuranceModel
+from ._engine.bounds.per_class import cp_bounds, per_bound_alpha
 from ._engine.validate import (
     MAX_CLASSES,
     check_choice,

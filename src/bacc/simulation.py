@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._engine.beta import beta_isf, beta_ppf
-from ._engine.bounds import (
+from ._engine.bounds.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
+from ._engine.bounds.per_class import (
     balanced_wald,
     cp_bounds,
     jeffreys_bounds,
@@ -31,7 +32,6 @@ from ._engine.bounds import (
     wald_bounds,
     wilson_bounds,
 )
-from ._engine.buehler import BUEHLER_MAX_SUPPORT, buehler_bounds
 from ._engine.validate import (
     MAX_SIMULATIONS,
     _short,

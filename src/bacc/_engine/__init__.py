@@ -8,9 +8,9 @@ Kernels, by what they compute:
   differences, with the one chooser of how each sum is computed (see its modules).
 * :mod:`.beta`: Beta functions (CDF, quantiles, tail spans) checked rather than trusted;
   :mod:`.beta_grid`: the Beta CDF at many equally spaced points.
-* :mod:`.bounds`: per-class bound kernels (Clopper-Pearson, Wald, Wilson, Jeffreys) and the
-  levels of the union and Šidák constructions; :mod:`.buehler`: the Buehler bound of two
-  classes; :mod:`.assurance`: the assurance of a labelling plan.
+* :mod:`.bounds`: exact and approximate bounds of class accuracies (per-class kernels, the
+  levels of the union and Šidák constructions, the Buehler bound of two classes) and the
+  assurance of a labelling plan (see its modules).
 * :mod:`.probability_greater`: ``P(X_i > X_j)`` for every pair of independent variables
   (rankings); :mod:`.joint`: joint posterior draws of several classifiers on one test set.
 * :mod:`.hierarchy`: the per-class hierarchical (mixed-effects) posteriors.

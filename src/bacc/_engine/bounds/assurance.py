@@ -6,8 +6,8 @@ fixed value. After ``m`` more labels of the class, its number of further correct
 beta-binomial ``BetaBinom(m, a_i, b_i)`` (binomial for a fixed value), and the class enters the
 union bound through one number: its Clopper-Pearson lower bound (goal ``"lower"``) or the width
 of its two-sided bound pair (goal ``"width"``), each at the per-bound level of
-:func:`bacc._engine.bounds.per_bound_alpha`. The balanced statistic is the weighted sum of these
-numbers, the classes are independent, so
+:func:`bacc._engine.bounds.per_class.per_bound_alpha`. The balanced statistic is the weighted
+sum of these numbers, the classes are independent, so
 
 * **exact**: the distribution of the sum is the convolution of the per-class discrete
   distributions (atoms = distinct counts); all classes but the largest are combined by outer
@@ -35,8 +35,8 @@ import numpy as np
 from scipy import special as sc
 from scipy import stats
 
-from ..errors import BaccError
-from .bounds import cp_bounds
+from ...errors import BaccError
+from .per_class import cp_bounds
 
 #: Mass left out of each tail of a per-class count distribution and of the class-size
 #: distribution (exact method): the computed probability is within ``2 (l + 1) * TRIM`` of the

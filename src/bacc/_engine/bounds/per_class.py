@@ -18,8 +18,8 @@ import math
 import numpy as np
 from scipy import special as sc
 
-from ..errors import BaccError
-from .beta import _CERTIFY, _iterate, beta_isf, beta_ppf, beta_quantiles
+from ...errors import BaccError
+from ..beta import _CERTIFY, _iterate, beta_isf, beta_ppf, beta_quantiles
 
 
 def tail_level(confidence: float, sides: str) -> float:

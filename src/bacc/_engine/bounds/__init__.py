@@ -1,0 +1,7 @@
+"""Exact and approximate bounds of class accuracies, and what they promise for a labelling plan.
+
+* :mod:`.per_class`: per-class bound kernels (Clopper-Pearson, Wald, Wilson, Jeffreys) and the
+  levels of the union and Šidák constructions.
+* :mod:`.buehler`: the Buehler bound of the balanced accuracy of two classes.
+* :mod:`.assurance`: the probability that the exact interval after more labels meets a goal.
+"""
