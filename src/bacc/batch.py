@@ -26,7 +26,9 @@ groups that method does not take (a class with mass at an end of its support and
 exponent there, as under Jeffreys' prior; no class with a smooth density, as when every class
 has at most a few examples) are evaluated one by one with :class:`~bacc.distributions.BetaSum`.
 
-Both run in chunks of groups on threads (``workers``, default one per CPU): numpy and scipy
+Which of these methods computes each group is decided in one place for every caller
+(:mod:`bacc._engine.sums.chooser`, the groups run by :mod:`bacc._engine.sums.rows`). They run in
+chunks of groups on threads (``workers``, default one per CPU): numpy and scipy
 release the interpreter lock inside their element-wise loops, each chunk writes its own rows,
 and the numbers are the same for any number of threads (tested bit for bit).
 """

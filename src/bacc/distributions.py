@@ -3,7 +3,8 @@
 :class:`BetaPosterior` (one accuracy), :class:`BetaSum` (a weighted sum of independent Beta
 variables: the posterior balanced accuracy and the difference of two classifiers on independent
 test sets) and :class:`PairedDifference` (the difference on one shared test set). Their numerics
-live in :mod:`bacc._engine`; the notes below describe the method.
+live in :mod:`bacc._engine.sums`, where :mod:`bacc._engine.sums.chooser` decides the method of
+each sum; the notes below describe the methods.
 
 The posterior balanced accuracy (Brodersen et al. (2010), eq. 7; Carrillo et al. (2014) eqs. 12-13) is
 ``lambda = sum_i w_i theta_i`` with independent ``theta_i ~ Beta(a_i, b_i)``; the difference of two
