@@ -160,12 +160,21 @@ def test_a_named_pipe_is_written_in_place_and_never_replaced(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
 
 
-def test_a_character_device_is_written_in_place(capsys):
-    before = os.stat(os.devnull)
-    assert main([*REPORT, "-o", os.devnull]) == 0
-    after = os.stat(os.devnull)
+def test_a_character_device_is_written_in_place(tmp_path, capsys):
+    # a null device of this test's own (never the system's /dev/null, which a regression run
+    # as root would replace)
+    path = tmp_path / "null"
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        pytest.skip("making a device needs privileges this machine does not give")
+    before = os.lstat(path)
+    assert main([*REPORT, "-o", str(path)]) == 0
+    after = os.lstat(path)
     assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
     assert after.st_rdev == before.st_rdev
+    assert capsys.readouterr().out == f"wrote {path}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
 
 
 def test_a_folder_is_refused_before_any_work(tmp_path, capsys):
@@ -244,13 +253,14 @@ def test_dash_keeps_standard_output_for_the_page_of_a_paired_report(tmp_path):
     f = tmp_path / "p.csv"
     f.write_text("y,a,b\n" + "x,x,x\ny,y,x\nx,y,x\ny,y,y\n" * 3)
     proc = run("report", str(f), "--true", "y", "--pred", "a", "--pred", "b", "--no-pictures",
-               "-o", "-")
+               "-o", "-", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("<!DOCTYPE html>")  # the note on pairing went elsewhere
     assert "paired" in proc.stderr
 
 
-def test_dash_for_the_monitor_report(tmp_path, capsys):
+def test_dash_for_the_monitor_report(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a file named '-' would land here, not in the checkout
     f = tmp_path / "log.csv"
     rows = [f"2026-01-{d:02d},{t},{p}" for d in range(1, 15) for t, p in
             (("x", "x"), ("y", "y"), ("x", "y"), ("y", "y"), ("x", "x"))]
@@ -265,6 +275,7 @@ def test_dash_for_the_monitor_report(tmp_path, capsys):
     assert main([*base, "-o", str(out)]) == 0
     assert f"report written to {out}" in capsys.readouterr().out
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.csv", "m.html"]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -306,14 +306,17 @@ class UndefinedMetric:
         return self.metric + ("" if self.label is None else f" ({self.label})")
 
     def to_dict(self) -> dict:
-        """The JSON of the metric: the values of a computed one as null, with the reason."""
+        """The JSON of the metric: the keys of a computed one (as
+        :meth:`bacc.MetricPosterior.to_dict`), every number null, ``undefined`` saying why for
+        each of them and ``reason`` once."""
         from .._engine.convert import jsonable
 
+        numbers = ("sample", "mean", "median", "lower", "upper")
         return {
-            "metric": self.metric, "label": jsonable(self.label), "undefined": True,
-            "reason": self.reason, "design": None, "prevalence": None, "sample": None,
-            "exact": None, "method": None, "confidence": self.confidence, "mean": None,
-            "median": None, "lower": None, "upper": None, "mc_se": None,
+            "metric": self.metric, "label": jsonable(self.label), "design": None,
+            "prevalence": None, "exact": None, "method": None, "confidence": self.confidence,
+            **dict.fromkeys(numbers), "mc_se": None, "reason": self.reason,
+            "undefined": dict.fromkeys(numbers, self.reason),
         }
 
 
