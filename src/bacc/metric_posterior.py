@@ -39,6 +39,8 @@ References
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -164,8 +166,19 @@ class SampleDistribution(ContinuousDistribution):
     """A posterior known through ``n`` independent draws (Monte Carlo).
 
     Every number it gives is an estimate; ``mean_se`` and :meth:`quantile_se` give their Monte
-    Carlo standard errors (the quantile's by the binomial count of draws below it, mapped
-    through the sorted draws).
+    Carlo standard errors. Quantiles are the approximately median-unbiased ones (Hyndman and
+    Fan's definition 8), whose error is centred on zero in the tails too (the common linear
+    interpolation, definition 7, is biased towards the median by about 0.6 of a spacing between
+    draws: 0.06 standard errors at the 2.5% level of 5 000 draws, 0.19 of 1 000).
+
+    References
+    ----------
+    .. [1] Hyndman, R. J. & Fan, Y. (1996). Sample quantiles in statistical packages. The
+       American Statistician 50(4), 361-365 (definition 8).
+    .. [2] Bofinger, E. (1975). Estimation of a density function using order statistics.
+       Australian Journal of Statistics 17(1), 1-7 (the bandwidth of :meth:`quantile_se`).
+    .. [3] Koenker, R. (2005). Quantile Regression. Cambridge University Press, section 3.4.2
+       (the sparsity ``1 / f(Q(q))`` estimated by a difference quotient of sample quantiles).
     """
 
     def __init__(self, draws: np.ndarray, resample: Callable[[int, np.random.Generator], np.ndarray]) -> None:
@@ -176,6 +189,28 @@ class SampleDistribution(ContinuousDistribution):
         self.n_draws = int(self._x.size)
         self.n_undefined = int(x.size - self._x.size)
         self._resample = resample
+
+    def __getstate__(self) -> dict:
+        # the function that makes new draws travels when it can be pickled (bacc's metrics
+        # can; a user's lambda cannot): otherwise the copy keeps its draws and every number
+        # from them, and only :meth:`rvs` is refused
+        state = dict(self.__dict__)
+        try:
+            pickle.dumps(self._resample)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            state["_resample"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+    def __deepcopy__(self, memo: dict):
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            # the draws are copied; the function that makes new ones is shared
+            new.__dict__[key] = value if key == "_resample" else copy.deepcopy(value, memo)
+        return new
 
     def support(self) -> tuple[float, float]:
         """Smallest and largest draw."""
@@ -205,11 +240,12 @@ class SampleDistribution(ContinuousDistribution):
         return out if np.ndim(out) else float(out)
 
     def ppf(self, q):
-        """Quantiles of the draws (linear interpolation between order statistics)."""
+        """Quantiles of the draws (approximately median-unbiased: Hyndman and Fan's
+        definition 8)."""
         q = np.asarray(q, dtype=float)
         if np.any((q < 0) | (q > 1) | np.isnan(q)):
             raise BaccError("quantile levels must lie in [0, 1]")
-        out = np.quantile(self._x, q)
+        out = np.quantile(self._x, q, method="median_unbiased")
         return out if np.ndim(out) else float(out)
 
     def isf(self, q):
@@ -217,13 +253,29 @@ class SampleDistribution(ContinuousDistribution):
         return self.ppf(1.0 - np.asarray(q, dtype=float))
 
     def quantile_se(self, q) -> np.ndarray:
-        """Monte Carlo standard errors of the quantiles at levels ``q``: half the distance
-        between the order statistics at ``q -+ sqrt(q (1 - q) / n)``."""
+        """Monte Carlo standard errors of the quantiles at levels ``q``.
+
+        The sample ``q``-quantile of ``n`` independent draws has the standard error
+        ``sqrt(q (1 - q) / n) / f(Q(q))``; the sparsity ``1 / f(Q(q))`` is the difference
+        quotient ``(Q(q + b) - Q(q - b)) / (2 b)`` of the draws' quantiles, with Bofinger's
+        bandwidth ``b = n^(-1/5) (4.5 phi(z)^4 / (2 z^2 + 1)^2)^(1/5)``, ``z = Phi^-1(q)``
+        (at most half the distance to 0 or 1), which minimises the estimate's mean squared
+        error. A window of ``b = sqrt(q (1 - q) / n)`` spans only ``2 sqrt(n q (1 - q))``
+        draws (22 at the 2.5% level of 5 000): its standard errors scatter by about 20% and,
+        being in the denominator, make the ratio of error to standard error heavy-tailed
+        (root mean square 1.07 to 1.17 instead of 1).
+        """
+        from scipy.special import ndtri
+
         q = np.asarray(q, dtype=float)
-        d = np.sqrt(q * (1 - q) / self.n_draws)
-        lo = np.quantile(self._x, np.clip(q - d, 0, 1))
-        hi = np.quantile(self._x, np.clip(q + d, 0, 1))
-        return 0.5 * (hi - lo)
+        n = self.n_draws
+        z = ndtri(np.clip(q, 1e-300, 1 - 1e-16))
+        phi = np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi)
+        b = n ** -0.2 * (4.5 * phi**4 / (2 * z * z + 1) ** 2) ** 0.2
+        b = np.maximum(np.minimum(b, 0.5 * np.minimum(q, 1 - q)), 0.5 / n)
+        lo = np.quantile(self._x, np.clip(q - b, 0, 1))
+        hi = np.quantile(self._x, np.clip(q + b, 0, 1))
+        return (hi - lo) / (2 * b) * np.sqrt(q * (1 - q) / n)
 
     def pdf(self, x):
         """Density estimate (Gaussian kernel, Silverman's bandwidth)."""
@@ -240,6 +292,10 @@ class SampleDistribution(ContinuousDistribution):
 
     def rvs(self, size=None, random_state=None):
         """New posterior draws (not the stored ones)."""
+        if self._resample is None:
+            raise BaccError("new draws need the metric's function, which could not be pickled "
+                            "with this result (a lambda or a local function); the stored draws "
+                            "and every number from them are kept")
         rng = check_random_state(random_state)
         shape = check_size(size)
         k = int(np.prod(shape)) if shape else 1
@@ -302,16 +358,22 @@ class MetricPosterior:
         return self.interval(confidence, kind="hdi")
 
     def to_dict(self) -> dict:
-        """Plain JSON-able dict."""
+        """Plain dict, valid strict JSON: an undefined number (a 0/0 sample value) is None,
+        and ``undefined`` says why."""
         from ._engine.convert import jsonable
+        from .intervals import strict_json
 
-        return {
+        out = strict_json({
             "metric": self.metric, "label": jsonable(self.label), "design": self.design,
             "prevalence": None if self.prevalence is None else list(self.prevalence),
             "sample": self.sample, "exact": self.exact, "method": self.method,
             "confidence": self.confidence, "mean": self.mean, "median": self.median,
             "lower": self.lower, "upper": self.upper, "mc_se": self.mc_se,
-        }
+        })  # fmt: skip
+        if out["sample"] is None:
+            out["undefined"] = {"sample": "the metric is 0/0 on the test set's counts (a class "
+                                          "never predicted, or without examples)"}  # fmt: skip
+        return out
 
     def __str__(self) -> str:
         from .display import numbers as fmt
@@ -464,13 +526,13 @@ def posterior_metric(
             raise BaccError("design='random' estimates the prevalence from the test set; give "
                             "prevalence= with design='stratified'")
     else:
-        prev = _prevalence_vector(prevalence, n_i, l)
+        prev = _prevalence_vector(prevalence, n_i, l, cm.labels)
     rng = check_random_state(random_state)
 
     if callable(metric):
-        fn = metric
-        name = getattr(metric, "__name__", "custom metric")
-        sample = float(np.asarray(fn((C / C.sum())[None]))[0])
+        name = getattr(metric, "__name__", None) or "custom metric"
+        fn = _checked_metric(metric, name)
+        sample = float(fn((C / C.sum())[None])[0])
         return _monte_carlo(name, None, fn, C, design, prev, sample, (n_draws, mc_error), rng, c,
                             sampler=sampler)
     if not isinstance(metric, str) or metric not in METRICS:
@@ -504,18 +566,77 @@ def posterior_metric(
         dist, method = exact
         return _summarise(metric, label, design, prev_t, sample, dist, True, method, c)
 
-    def fn(P):
-        v = population_metric(metric, P)
-        return v if i is None else v[..., i]
-
+    fn = _BuiltinMetric(metric, i)
     return _monte_carlo(metric, label, fn, C, design, prev, sample, (n_draws, mc_error), rng, c,
                         prev_t, sampler=sampler)
 
 
-def _prevalence_vector(prevalence, n_i: np.ndarray, l: int) -> np.ndarray:
+class _BuiltinMetric:
+    """A metric of :func:`population_metric` (of class ``i``, or of the whole matrix) as a
+    function of ``P`` (a class, not a closure: results holding it can be pickled)."""
+
+    def __init__(self, metric: str, i: int | None) -> None:
+        self.metric, self.i = metric, i
+
+    def __call__(self, P: np.ndarray) -> np.ndarray:
+        v = population_metric(self.metric, P)
+        return v if self.i is None else v[..., self.i]
+
+
+class _Resampler:
+    """``k`` new posterior draws of a metric (in chunks of about two million cells)."""
+
+    def __init__(self, fn: Callable, C: np.ndarray, design: str, prev) -> None:
+        self.fn, self.C, self.design, self.prev = fn, C, design, prev
+
+    def __call__(self, k: int, g: np.random.Generator) -> np.ndarray:
+        out = np.empty(k)
+        step = max(1, 2_000_000 // self.C.size)
+        for s in range(0, k, step):
+            m = min(step, k - s)
+            out[s : s + m] = np.asarray(self.fn(_draw_P(self.C, self.design, self.prev, m, g)),
+                                        dtype=float)  # fmt: skip
+        return out
+
+
+def _checked_metric(fn: Callable, name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """``fn`` with its answers checked: one real number per matrix of ``P``.
+
+    A function of ``P`` (shape ``(n, l, l)``) must return ``n`` numbers, shape ``(n,)``; a
+    scalar, a per-class array, a wrong length or values that are not numbers are refused with
+    a :class:`BaccError` naming the function and the shapes expected and received.
+    """
+    return _CheckedMetric(fn, name)
+
+
+class _CheckedMetric:
+    """A user's function of ``P`` whose answers are checked (see :func:`_checked_metric`)."""
+
+    def __init__(self, fn: Callable, name: str) -> None:
+        self.fn = fn
+        self.label = name if name == "custom metric" else f"custom metric {name!r}"
+
+    def __call__(self, P: np.ndarray) -> np.ndarray:
+        fn, label = self.fn, self.label
+        out = fn(P)
+        try:
+            arr = np.asarray(out, dtype=float)
+        except (TypeError, ValueError):
+            raise BaccError(f"{label} must return numbers, one per matrix of P; it returned "
+                            f"{type(out).__name__} {str(out)[:60]!r}") from None
+        n = P.shape[0]
+        if arr.shape != (n,):
+            what = "a scalar" if arr.ndim == 0 else f"an array of shape {arr.shape}"
+            raise BaccError(f"{label} must return one number per matrix of P: given P of shape "
+                            f"{P.shape} (matrices, true class, predicted class) it must return "
+                            f"shape ({n},), but returned {what}")
+        return arr
+
+
+def _prevalence_vector(prevalence, n_i: np.ndarray, l: int, classes) -> np.ndarray:
     if prevalence is None:
         return n_i / n_i.sum()
-    v = prevalence_shares(prevalence, l)
+    v = prevalence_shares(prevalence, l, classes)
     if np.any((v > 0) & (n_i == 0)):
         raise BaccError("prevalence: a class without true examples cannot have a share > 0 "
                         "(nothing is known of its recall)")
@@ -568,14 +689,7 @@ FIRST_DRAWS, MOST_DRAWS = 5_000, 1_280_000
 def _monte_carlo(name, label, fn, C, design, prev, sample, budget, rng, c, prev_t=None,
                  sampler="random"):
     n_draws, target = budget
-
-    def resample(k: int, g: np.random.Generator) -> np.ndarray:
-        out = np.empty(k)
-        step = max(1, 2_000_000 // C.size)
-        for s in range(0, k, step):
-            m = min(step, k - s)
-            out[s : s + m] = np.asarray(fn(_draw_P(C, design, prev, m, g)), dtype=float)
-        return out
+    resample = _Resampler(fn, C, design, prev)
 
     q = [(1 - c) / 2, 0.5, (1 + c) / 2]
     if sampler == "sobol":

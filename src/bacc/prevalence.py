@@ -44,6 +44,7 @@ import numpy as np
 from ._engine.validate import check_confidence, check_random_state, check_size
 from .distributions import BetaPosterior, ContinuousDistribution
 from .errors import BaccError
+from .labels import is_labelled, per_class
 
 __all__ = ["RATES", "RateAtPrevalence", "rate_interval", "rate_value"]
 
@@ -660,9 +661,13 @@ def rate_interval(rate: str, k_pos: int, n_pos: int, k_neg_wrong: int, n_neg: in
     return lo, hi
 
 
-def prevalence_shares(prevalence, l: int) -> np.ndarray:
-    """One share per class, summing to 1, from a vector of ``l`` shares or (two classes) the
+def prevalence_shares(prevalence, l: int, classes=None) -> np.ndarray:
+    """One share per class, summing to 1, from a vector of ``l`` shares in class order, a
+    mapping or Series keyed by class label (aligned with ``classes``), or (two classes) the
     second class's share; a BaccError naming the problem otherwise."""
+    if is_labelled(prevalence):
+        prevalence = per_class(prevalence, tuple(range(l)) if classes is None else classes,
+                               "prevalence")
     if np.ndim(prevalence) == 0:
         if l != 2:
             raise BaccError(f"prevalence: give one share per class ({l} numbers summing to 1)")
@@ -718,7 +723,7 @@ def precision_interval(cm, label, prevalence, confidence: float = 0.95) -> tuple
         raise BaccError(f"label {label!r} is not a class of the matrix {list(cm.labels)!r}")
     i = cm.labels.index(label)
     l = cm.n_classes
-    pi = prevalence_shares(prevalence, l)
+    pi = prevalence_shares(prevalence, l, cm.labels)
     n = cm.support
     if np.any((pi > 0) & (n == 0)):
         raise BaccError("prevalence: a class without true examples cannot have a share > 0")

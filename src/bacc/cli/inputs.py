@@ -34,6 +34,7 @@ __all__ = [
     "option_terms",
     "parse_labels",
     "parse_list",
+    "parse_per_class",
     "parse_matrix_text",
     "parse_prior",
     "parse_weights",
@@ -101,54 +102,60 @@ def _number(text: str, what: str) -> float:
         raise BaccError(f"{what}: {text.strip()!r} is not a number") from None
 
 
-def parse_weights(text: str | None, labels: Sequence) -> list[float] | None:
-    """Class weights from ``"0.7,0.3"`` (class order) or ``"pos=0.7,neg=0.3"`` (by label).
+def parse_per_class(text: str | None, labels: Sequence | None, option: str):
+    """A per-class option: ``"0.7,0.3"`` (class order) or ``"pos=0.7,neg=0.3"`` (by label).
 
     Parameters
     ----------
     text : str or None
-        The value of ``--weights``.
-    labels : sequence
-        Class labels of the matrix, in order.
+        The option's value.
+    labels : sequence or None
+        Class labels, in order (None when no matrix is known yet: the classes are 0, 1, ...).
+    option : str
+        The option (``"--weights"``), for messages.
 
     Returns
     -------
-    list of float or None
-        One weight per class, aligned with ``labels`` (validated later by the library); None
-        without ``text``.
+    list of float, dict or None
+        Numbers in class order, or a mapping from class label to number, which the library
+        aligns by label (:func:`bacc.labels.per_class`: every class named once, no other
+        label); None without ``text``.
 
     Raises
     ------
     BaccError
-        A value that is not a number, a label that is not a class, or the wrong number of values.
+        A value that is not a number, a label that is not a class, a label named twice, or a
+        mix of the two forms.
     """
     if text is None:
         return None
     parts = [p.strip() for p in text.split(",") if p.strip()]
     if not parts:
-        raise BaccError(f"--weights {text!r}: give one weight per class, e.g. 0.7,0.3 or pos=0.7,neg=0.3")
-    if all("=" in p for p in parts):
-        by_label: dict[str, float] = {}
-        for p in parts:
-            k, _, v = p.partition("=")
-            by_label[k.strip()] = _number(v, f"--weights {text!r}")
-        names = {str(lab): lab for lab in labels}
-        unknown = [k for k in by_label if k not in names]
-        if unknown:
+        raise BaccError(f"{option} {text!r}: give one value per class, e.g. 0.7,0.3 or pos=0.7,neg=0.3")
+    if not any("=" in p for p in parts):
+        return [_number(p, f"{option} {text!r}") for p in parts]
+    if not all("=" in p for p in parts):
+        raise BaccError(f"{option} {text!r}: use either all 'label=value' or plain values in class order")
+    classes = list(labels) if labels is not None else list(range(len(parts)))
+    names = {str(lab): lab for lab in classes}
+    by_label: dict = {}
+    for p in parts:
+        k, _, v = p.partition("=")
+        k = k.strip()
+        if k not in names:
             raise BaccError(
-                f"--weights names the class {unknown[0]!r}, which is not a class "
-                f"({', '.join(map(str, labels))})"
+                f"{option} names the class {k!r}, which is not a class "
+                f"({', '.join(map(str, classes))})"
             )
-        return [by_label.get(str(lab), 0.0) for lab in labels]
-    if any("=" in p for p in parts):
-        raise BaccError(f"--weights {text!r}: use either all 'label=weight' or plain weights in class order")
-    w = [_number(p, f"--weights {text!r}") for p in parts]
-    if len(w) != len(labels):
-        raise BaccError(
-            f"--weights has {len(w)} values but there are {len(labels)} classes "
-            f"({', '.join(map(str, labels))})"
-        )
-    return w
+        if names[k] in by_label:
+            raise BaccError(f"{option} names the class {k!r} more than once")
+        by_label[names[k]] = _number(v, f"{option} {text!r}")
+    return by_label
+
+
+def parse_weights(text: str | None, labels: Sequence) -> list[float] | dict | None:
+    """Class weights of ``--weights`` (:func:`parse_per_class`)."""
+    return parse_per_class(text, labels, "--weights")
 
 
 def parse_prior(text: str) -> str | tuple[float, float] | list[tuple[float, float]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import BaccError
-from .inputs import load_items, parse_labels, parse_list, parse_matrix_text, parse_prior
+from .inputs import load_items, parse_labels, parse_matrix_text, parse_per_class, parse_prior
 from .output import dump_json, out
 
 __all__ = ["next_label", "plan"]
@@ -40,18 +40,21 @@ def _current(args):
     return None, labels
 
 
-def _accuracies(text):
-    if text is None:
-        return None
-    vals = parse_list(text, "--accuracies", float)
-    return vals[0] if len(vals) == 1 else vals
+def _classes(cm, labels):
+    """The class labels of the matrix so far (None when only their number is known)."""
+    return getattr(cm, "labels", None) or labels
+
+
+def _accuracies(text, classes):
+    vals = parse_per_class(text, classes, "--accuracies")
+    return vals[0] if isinstance(vals, list) and len(vals) == 1 else vals
 
 
 def _common(args) -> dict:
     cm, labels = _current(args)
     return dict(
         prior=parse_prior(args.prior) if args.prior else (1.0, 1.0),
-        accuracies=_accuracies(args.accuracies),
+        accuracies=_accuracies(args.accuracies, _classes(cm, labels)),
         n_classes=args.classes if cm is None else None,
         labels=labels,
         confidence=args.confidence,
@@ -65,7 +68,7 @@ def plan(args) -> int:
     kw, cm = _common(args)
     result = plan_labels(
         cm, lower=args.lower, width=args.width, assurance=args.assurance, sides=args.sides,
-        mix=None if args.mix is None else parse_list(args.mix, "--mix", float),
+        mix=parse_per_class(args.mix, _classes(cm, kw["labels"]), "--mix"),
         budget=args.budget, method=args.method, n_sim=args.n_sim,
         random_state=args.random_state, max_labels=args.max_labels, **kw,
     )
@@ -83,7 +86,7 @@ def next_label(args) -> int:
     kw, cm = _common(args)
     criterion = args.criterion or ("clear" if args.lower is not None else "width")
     result = choose(cm, criterion=criterion, target=args.lower, sides=args.sides or "lower",
-                    by=args.by, mix=None if args.mix is None else parse_list(args.mix, "--mix", float),
+                    by=args.by, mix=parse_per_class(args.mix, _classes(cm, kw["labels"]), "--mix"),
                     **kw)
     if args.format == "json":
         dump_json(result.to_dict())
