@@ -12,7 +12,9 @@ delta), deterministic. Both are timed in the same process; the ratio is baseline
 Spread: standard deviation of P(A > B) over 20 seeds of the baseline, and over 20 repeated
 runs of ours.
 
-Run:  python benchmarks/bench_compare.py [--quick] [--out benchmarks/RESULTS_compare.md]
+Run:  python benchmarks/bench_compare.py [--quick] [--out FILE]
+
+``--quick`` leaves out the 1000-class case; ``--out`` also writes the Markdown table to FILE.
 """
 
 from __future__ import annotations
@@ -21,12 +23,11 @@ import argparse
 import math
 import platform
 import random
-import statistics
 import sys
-import time
 
 import numpy as np
 import scipy
+from _timing import once, timed
 from scipy import fft as sfft
 from scipy import special as sc
 
@@ -116,21 +117,8 @@ def make_pair(l, seed, n_per_class):
 
 
 def median_time(fn, repeats):
-    """Median time of one call: ``repeats`` blocks of calls (enough calls per block to last
-    about 20 ms), the median over blocks of the mean time per call. Blocks rather than single
-    calls, so that a pause of the shared machine spoils one block, not the figure."""
-    fn()  # warm-up (imports, caches)
-    t = time.perf_counter()
-    fn()
-    once = time.perf_counter() - t
-    number = max(1, min(100, int(0.02 / max(once, 1e-6))))
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        for _ in range(number):
-            fn()
-        ts.append((time.perf_counter() - t) / number)
-    return statistics.median(ts)
+    """Median time of one call: ``repeats`` blocks of calls, each about 20 ms long."""
+    return timed(fn, repeat=repeats, block=0.02, most=100)
 
 
 def fmt_t(s):
@@ -155,12 +143,8 @@ def main(argv=None):
             lambda pa=pa: BetaSum(*pa.components).sf(0.0), reps
         )  # P(A > B) alone, engine built from scratch
 
-        t0 = time.perf_counter()
-        grid_a, grid_b = toolbox_density(a), toolbox_density(b)
-        t_grid = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        p0 = baseline_p_better(grid_a, grid_b, 0)
-        t_mh = time.perf_counter() - t0
+        (grid_a, grid_b), t_grid = once(lambda a=a, b=b: (toolbox_density(a), toolbox_density(b)))
+        p0, t_mh = once(lambda ga=grid_a, gb=grid_b: baseline_p_better(ga, gb, 0))
         base = [p0] + [baseline_p_better(grid_a, grid_b, s) for s in range(1, 20)]
         rows.append(
             {

@@ -15,16 +15,16 @@ Both baselines run on fewer test sets (their rate does not depend on the count).
 also checks that bacc and naive A give the same coverage on the same draws.
 
 Run:  python benchmarks/bench_coverage.py            (speed)
+      python benchmarks/bench_coverage.py --quick    (speed, one design, a few seconds)
       python benchmarks/bench_coverage.py --table    (coverage of every method over a grid)
 """
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 
 import numpy as np
+from _timing import machine, once, timed
 from scipy import stats
 
 from bacc._engine.bounds.per_class import per_bound_alpha
@@ -41,43 +41,47 @@ N_NAIVE = 2_000
 
 
 def rate_bacc(method, sizes, acc, n_sim, repeat=3):
-    coverage([method], sizes, acc, n_sim=1_000, random_state=0)  # warm-up
-    times = []
-    res = None
-    for r in range(repeat):
-        t = time.perf_counter()
-        res = coverage([method], sizes, acc, n_sim=n_sim, random_state=r)
-        times.append(time.perf_counter() - t)
-    return n_sim / statistics.median(times), res.methods[0].coverage
+    t = timed(lambda: coverage([method], sizes, acc, n_sim=n_sim, random_state=0),
+              repeat=repeat, block=0.0)
+    res = coverage([method], sizes, acc, n_sim=n_sim, random_state=0)
+    return n_sim / t, res.methods[0].coverage
 
 
 def rate_naive_bacc(method, sizes, acc, n_sim, seed=0):
     rng = np.random.default_rng(seed)
     n1, n2 = sizes
     truth = float(np.mean(acc))
-    hits = 0
-    t = time.perf_counter()
-    for _ in range(n_sim):
-        k1, k2 = rng.binomial(sizes, acc)
-        iv = exact_interval([[k1, n1 - k1], [n2 - k2, k2]], confidence=0.95, method=method)
-        hits += iv.lower <= truth <= iv.upper
-    return n_sim / (time.perf_counter() - t), hits / n_sim
+
+    def loop():
+        hits = 0
+        for _ in range(n_sim):
+            k1, k2 = rng.binomial(sizes, acc)
+            iv = exact_interval([[k1, n1 - k1], [n2 - k2, k2]], confidence=0.95, method=method)
+            hits += iv.lower <= truth <= iv.upper
+        return hits
+
+    hits, t = once(loop)
+    return n_sim / t, hits / n_sim
 
 
 def rate_naive_scipy(method, sizes, acc, n_sim, seed=0):
     rng = np.random.default_rng(seed)
     a = per_bound_alpha(0.95, 2, "two", method)
     truth = float(np.mean(acc))
-    hits = 0
-    t = time.perf_counter()
-    for _ in range(n_sim):
-        ks = rng.binomial(sizes, acc)
-        lo = hi = 0.0
-        for k, n in zip(ks, sizes, strict=True):
-            lo += 0.5 * (stats.beta.ppf(a, k, n - k + 1) if k > 0 else 0.0)
-            hi += 0.5 * (stats.beta.ppf(1 - a, k + 1, n - k) if k < n else 1.0)
-        hits += lo <= truth <= hi
-    return n_sim / (time.perf_counter() - t), hits / n_sim
+
+    def loop():
+        hits = 0
+        for _ in range(n_sim):
+            ks = rng.binomial(sizes, acc)
+            lo = hi = 0.0
+            for k, n in zip(ks, sizes, strict=True):
+                lo += 0.5 * (stats.beta.ppf(a, k, n - k + 1) if k > 0 else 0.0)
+                hi += 0.5 * (stats.beta.ppf(1 - a, k + 1, n - k) if k < n else 1.0)
+            hits += lo <= truth <= hi
+        return hits
+
+    hits, t = once(loop)
+    return n_sim / t, hits / n_sim
 
 
 def same_draws_check():
@@ -94,26 +98,29 @@ def same_draws_check():
     return r["union"].coverage == r["per_matrix"].coverage
 
 
-def main() -> None:
-    print(f"python {sys.version.split()[0]}, numpy {np.__version__}")
-    print(f"bacc: {N_SIM} simulated binary test sets per run (median of 3); "
-          f"naive loops: {N_NAIVE} test sets")
+def main(quick: bool = False) -> None:
+    n_sim, n_naive = (20_000, 200) if quick else (N_SIM, N_NAIVE)
+    designs = DESIGNS[:1] if quick else DESIGNS
+    print(machine("numpy", "scipy"))
+    print(f"bacc: {n_sim} simulated binary test sets per run (median of 3); "
+          f"naive loops: {n_naive} test sets")
     print(f"same draws, vectorised == per-matrix loop: {same_draws_check()}")
     header = (f"{'design (n; p)':<28}{'method':<8}{'bacc sets/s':>14}{'naive A sets/s':>16}"
               f"{'ratio A':>10}{'naive B sets/s':>16}{'ratio B':>10}{'coverage':>10}")
     print(header)
-    for sizes, acc in DESIGNS:
+    for sizes, acc in designs:
         for method in ("union", "sidak"):
-            rb, cov = rate_bacc(method, sizes, acc, N_SIM)
-            ra, _ = rate_naive_bacc(method, sizes, acc, N_NAIVE)
-            rs, _ = rate_naive_scipy(method, sizes, acc, N_NAIVE)
+            rb, cov = rate_bacc(method, sizes, acc, n_sim)
+            ra, _ = rate_naive_bacc(method, sizes, acc, n_naive)
+            rs, _ = rate_naive_scipy(method, sizes, acc, n_naive)
             label = f"{sizes}; {acc}"
             print(f"{label:<28}{method:<8}{rb:>14,.0f}{ra:>16,.0f}{rb / ra:>10,.0f}"
                   f"{rs:>16,.0f}{rb / rs:>10,.0f}{cov:>10.4f}")
     # the Buehler bound costs one certified optimisation per distinct outcome
-    for sizes, acc in [((20, 20), (0.9, 0.99)), ((50, 50), (0.9, 0.9))]:
-        rb, cov = rate_bacc("buehler", sizes, acc, 200_000, repeat=1)
-        ra, _ = rate_naive_bacc("buehler", sizes, acc, 100)
+    buehler = [((20, 20), (0.9, 0.99))] if quick else [((20, 20), (0.9, 0.99)), ((50, 50), (0.9, 0.9))]
+    for sizes, acc in buehler:
+        rb, cov = rate_bacc("buehler", sizes, acc, n_sim // 5 if quick else 200_000, repeat=1)
+        ra, _ = rate_naive_bacc("buehler", sizes, acc, 10 if quick else 100)
         label = f"{sizes}; {acc}"
         print(f"{label:<28}{'buehler':<8}{rb:>14,.0f}{ra:>16,.0f}{rb / ra:>10,.0f}"
               f"{'-':>16}{'-':>10}{cov:>10.4f}")
@@ -151,4 +158,4 @@ if __name__ == "__main__":
     if "--table" in sys.argv:
         table()
     else:
-        main()
+        main(quick="--quick" in sys.argv)

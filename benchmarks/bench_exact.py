@@ -16,15 +16,16 @@ verification alone, the ratio being scipy's recipe / the verified one. "with row
 ``exact_interval`` followed by a first read of ``per_class`` (the per-class results, built on
 first use; the hand recipe returns none).
 
-Run:  python benchmarks/bench_exact.py
+Run:  python benchmarks/bench_exact.py [--quick]   (--quick: 2 and 10 classes, 3 rounds)
 """
 
 from __future__ import annotations
 
 import statistics
-import time
+import sys
 
 import numpy as np
+from _timing import interleaved, machine, ratio_by_round
 from scipy import stats
 
 import bacc
@@ -65,27 +66,8 @@ def matrix(rng, classes):
     return cm
 
 
-def interleaved(fns: dict, rounds: int = 15, block: float = 0.02) -> dict:
-    """Time per call of each function, measured in rounds that run a block of calls of every
-    function in turn: a change of load on the shared machine then hits all of them alike.
-    Returns, per function, the per-round times (seconds per call)."""
-    number = {}
-    for name, fn in fns.items():
-        fn()
-        t = time.perf_counter()
-        fn()
-        number[name] = max(1, min(2000, int(block / max(time.perf_counter() - t, 1e-7))))
-    times = {name: [] for name in fns}
-    for _ in range(rounds):
-        for name, fn in fns.items():
-            t = time.perf_counter()
-            for _ in range(number[name]):
-                fn()
-            times[name].append((time.perf_counter() - t) / number[name])
-    return times
-
-
-def main() -> None:
+def main(quick: bool = False) -> None:
+    print(machine("numpy", "scipy"))
     rng = np.random.default_rng(0)
     try:
         import statsmodels  # noqa: F401
@@ -96,7 +78,7 @@ def main() -> None:
     head = f"{'classes':>7s} {'bacc (us)':>10s} {'scipy (us)':>11s} {'ratio':>6s}"
     print(head + (f" {'statsmodels (us)':>17s} {'ratio':>6s}" if have_sm else "")
           + f" {'verified bounds (us)':>21s} {'ratio':>6s} {'with rows (us)':>15s}  max |diff|")
-    for classes in (2, 10, 100):
+    for classes in (2, 10) if quick else (2, 10, 100):
         cm = matrix(rng, classes)
         fns = {
             "bacc": lambda cm=cm: bacc.exact_interval(cm),
@@ -106,12 +88,12 @@ def main() -> None:
         }
         if have_sm:
             fns["statsmodels"] = lambda cm=cm: with_statsmodels(cm)
-        times = interleaved(fns)
+        times = interleaved(fns, rounds=3 if quick else 15)
         t = {name: statistics.median(v) for name, v in times.items()}
 
         def ratio(num: str, den: str, times=times) -> float:
             # the median of the per-round ratios: both timed within the same round
-            return statistics.median(a / b for a, b in zip(times[num], times[den], strict=True))
+            return ratio_by_round(times, num, den)
 
         iv = bacc.exact_interval(cm)
         lo, hi = naive(cm)
@@ -126,4 +108,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(quick="--quick" in sys.argv)

@@ -1,6 +1,6 @@
 """Posteriors of other metrics (``bacc.posterior_metric``) against a plain numpy Monte Carlo.
 
-Run: ``python benchmarks/bench_metrics.py``
+Run: ``python benchmarks/bench_metrics.py [--quick]`` (``--quick``: three closed-form rows)
 
 Baseline: 10^5 draws of the same Dirichlet model in numpy (Gamma draws of the cells, the
 metric of each draw, mean and two quantiles), timed in the same process. bacc's exact metrics
@@ -10,18 +10,13 @@ median, interval ends) are at most 1e-3.
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 
 import numpy as np
+from _timing import machine, timed
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from _timing import timed  # noqa: E402
-
-import bacc  # noqa: E402
-from bacc.metric_posterior import population_metric  # noqa: E402
+import bacc
+from bacc.metric_posterior import population_metric
 
 
 def numpy_mc(cm, metric, label, n=100_000, seed=0):
@@ -45,13 +40,15 @@ def row(name, cm, metric, label=None, **kw):
     print(f"{name:44s} {1e3 * t_b:9.1f} {1e3 * t_n:11.1f} {t_n / t_b:7.1f}   {err}")
 
 
-if __name__ == "__main__":
-    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, load {os.getloadavg()[0]:.2f}")
+def main(quick: bool = False) -> None:
+    print(machine("numpy"))
     print(f"{'case':44s} {'bacc (ms)':>9s} {'numpy 1e5':>11s} {'ratio':>7s}")
     two = [[4950, 50], [3, 17]]
     row("recall, 2 classes", two, "recall", label=1)
     row("balanced accuracy, 2 classes", two, "balanced_accuracy")
     row("precision, 2 classes, random design", two, "precision", label=1, design="random")
+    if quick:
+        return
     row("precision at prevalence 0.00425, 2 classes", two, "precision", label=1, prevalence=0.00425)
     row("balanced precision, 2 classes", two, "balanced_precision", label=1)
     row("F1 at the test set's prevalence, 2 classes", two, "f1", label=1)
@@ -78,3 +75,7 @@ if __name__ == "__main__":
             err.append([r.mean - ref.mean, r.lower - ref.lower, r.upper - ref.upper])
         e = np.sqrt(np.mean(np.square(err), axis=0))
         print(f"  {sampler:7s} mean {e[0]:.1e}  lower {e[1]:.1e}  upper {e[2]:.1e}")
+
+
+if __name__ == "__main__":
+    main(quick="--quick" in sys.argv)

@@ -15,15 +15,15 @@ below 1e-7 absolute in the CDF; checked in tests/test_mixed_scales.py against an
 Gil-Pelaez inversion). Times are medians over blocks of calls ("CPU": the fastest of five
 calls in CPU time of the process); the ratio is baseline / bacc.
 
-Run:  python benchmarks/bench_mixed.py
+Run:  python benchmarks/bench_mixed.py [--quick]   (--quick: 6 random mixes, two rows)
 """
 
 from __future__ import annotations
 
-import time
+import sys
 
 import numpy as np
-from _timing import timed
+from _timing import fastest, machine, timed
 
 import bacc
 
@@ -55,15 +55,10 @@ def random_mixes(count=60, seed=0):
 
 
 def cpu_time(fn, repeat: int = 5) -> float:
-    """Fastest of ``repeat`` calls in CPU time of this process: what the call costs, without
-    the waits of a shared machine (wall times there vary 2x with the load of other jobs)."""
+    """Fastest of ``repeat`` calls in CPU time of this process (after one call to warm up):
+    what the call costs, without the waits of a shared machine."""
     fn()
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
+    return fastest(fn, repeat)[1]
 
 
 def params(n, k, prior):
@@ -71,37 +66,38 @@ def params(n, k, prior):
     return k + p, n - k + p, np.full(len(n), 1.0 / len(n))
 
 
-def main() -> None:
+def main(quick: bool = False) -> None:
+    print(machine("numpy", "scipy"))
     rng = np.random.default_rng(0)
     rows = []
     n = np.round(10 ** rng.uniform(0, 8, 200)).astype(np.int64)
     rows.append(("200 classes, 1..1e8, Jeffreys", n, rng.binomial(n, 0.8), "jeffreys"))
     n = np.array([1, 2] + [10**j for j in range(1, 9)])
     rows.append(("10 classes, 1..1e8", n, np.floor(0.8 * n).astype(np.int64), "flat"))
-    n = np.array([1, 2] + [60_000_000] * 1000)
-    rows.append(("1000 of 6e7 beside 1 and 2", n, np.array([1, 1] + [30_000_000] * 1000), "flat"))
-    # the three slowest random mixes (each timed three times, the fastest run kept)
+    if not quick:
+        n = np.array([1, 2] + [60_000_000] * 1000)
+        rows.append(("1000 of 6e7 beside 1 and 2", n, np.array([1, 1] + [30_000_000] * 1000),
+                     "flat"))
+    # the slowest random mixes (each timed three times, the fastest run kept)
+    count, slowest = (6, 0) if quick else (60, 3)
     found = []
-    for n, k, prior in random_mixes():
+    for n, k, prior in random_mixes(count):
         cm = matrix(n, k)
-        runs, cpu = [], []
-        for _ in range(3):
-            t, c = time.perf_counter(), time.process_time()
-            bacc.evaluate(cm, prior=prior)
-            runs.append(time.perf_counter() - t)
-            cpu.append(time.process_time() - c)
-        found.append((min(runs), min(cpu), n, k, prior))
+        wall, cpu = fastest(lambda cm=cm, prior=prior: bacc.evaluate(cm, prior=prior), 3)
+        found.append((wall, cpu, n, k, prior))
     found.sort(key=lambda f: -f[0])
     over = sum(f[0] > 0.1 for f in found)
     over_cpu = sum(f[1] > 0.1 for f in found)
-    for rank, (_, _, n, k, prior) in enumerate(found[:3], start=1):
-        rows.append((f"slowest of 60 random, #{rank} ({len(n)} classes, {prior})", n, k, prior))
+    for rank, (_, _, n, k, prior) in enumerate(found[:slowest], start=1):
+        rows.append((f"slowest of {count} random, #{rank} ({len(n)} classes, {prior})", n, k,
+                     prior))
 
+    reps = 3 if quick else 5
     print(f"{'case':44s} {'bacc (ms)':>10s} {'CPU (ms)':>9s} {'MC 1e4 (ms)':>12s} {'ratio':>7s}")
     for name, n, k, prior in rows:
         cm = matrix(n, k)
-        t_bacc = timed(lambda cm=cm, prior=prior: bacc.evaluate(cm, prior=prior))
-        c_bacc = cpu_time(lambda cm=cm, prior=prior: bacc.evaluate(cm, prior=prior))
+        t_bacc = timed(lambda cm=cm, prior=prior: bacc.evaluate(cm, prior=prior), repeat=reps)
+        c_bacc = cpu_time(lambda cm=cm, prior=prior: bacc.evaluate(cm, prior=prior), reps)
         a, b, w = params(n, k, prior)
         t_mc = timed(lambda a=a, b=b, w=w: monte_carlo(a, b, w, rng), repeat=3)
         print(f"{name:44s} {t_bacc * 1e3:10.1f} {c_bacc * 1e3:9.1f} {t_mc * 1e3:12.1f} "
@@ -121,4 +117,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(quick="--quick" in sys.argv)

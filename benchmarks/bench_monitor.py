@@ -18,6 +18,7 @@ difference on a sample of 400 windows.
 
 Run:  python benchmarks/bench_monitor.py [--detectors 500] [--per-day 20] [--window 7D] [--loop 400]
       python benchmarks/bench_monitor.py --pairs 100000 [--per-day 20] [--window 1D]
+      python benchmarks/bench_monitor.py --quick   (5 detectors end to end, then 500 windows)
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
-import time
 import warnings
 
 import numpy as np
+from _timing import Stopwatch, machine, once
 
 import bacc
 
@@ -64,12 +65,12 @@ def pandas_loop(path: str, lookback: int, loop: int):
     """The usual script: pandas counts, then one evaluate and compare per window."""
     import pandas as pd
 
-    t0 = time.perf_counter()
-    df = pd.read_parquet(path)
-    ts = df["ts"]
-    df["week"] = ts.dt.normalize() - pd.to_timedelta(ts.dt.day_of_week, unit="D")
-    size = df.groupby(["detector", "week", "label", "predicted"]).size()
-    t_count = time.perf_counter() - t0
+    with Stopwatch() as sw:
+        df = pd.read_parquet(path)
+        ts = df["ts"]
+        df["week"] = ts.dt.normalize() - pd.to_timedelta(ts.dt.day_of_week, unit="D")
+        size = df.groupby(["detector", "week", "label", "predicted"]).size()
+    t_count = sw.wall
     cells = size.unstack(["label", "predicted"], fill_value=0)
     keys = list(cells.index)
     mats = cells[[(0, 0), (0, 1), (1, 0), (1, 1)]].to_numpy().reshape(-1, 2, 2)
@@ -78,8 +79,7 @@ def pandas_loop(path: str, lookback: int, loop: int):
     rng = np.random.default_rng(0)
     sample = np.sort(rng.choice(len(keys), size=min(loop, len(keys)), replace=False))
     out = {}
-    t1 = time.perf_counter()
-    with warnings.catch_warnings():
+    with Stopwatch() as sw, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for i in sample:
             d, w = keys[i]
@@ -92,11 +92,12 @@ def pandas_loop(path: str, lookback: int, loop: int):
                 if (base.sum(axis=1) > 0).all() and (mats[i].sum(axis=1) > 0).all():
                     p = bacc.compare(base, mats[i]).p_better
             out[(d, w.to_datetime64())] = (mats[i], ev.balanced_accuracy_summary.mean, p)
-    t_loop = (time.perf_counter() - t1) / sample.size * len(keys)
+    t_loop = sw.wall / sample.size * len(keys)
     return t_count, t_loop, len(keys), out
 
 
-def bench_pairs(pairs: int, per_day: int, days: int, random_state: int = 2025) -> None:
+def bench_pairs(pairs: int, per_day: int, days: int, random_state: int = 2025,
+                check: int = 400) -> None:
     """P(worse) of ``pairs`` simulated windows: the two-class quadrature against the batched
     lattice (with the quadrature for the rows it leaves), and both against ``BetaSum``."""
     from bacc._engine.sums.worse_than_baseline import p_worse_lattice, p_worse_pairs
@@ -114,22 +115,16 @@ def bench_pairs(pairs: int, per_day: int, days: int, random_state: int = 2025) -
     k, kb = rng.binomial(n, acc), rng.binomial(nb, acc)
     a, b, ab, bb = k + 1.0, n - k + 1.0, kb + 1.0, nb - kb + 1.0
     inc = np.ones((G, 2), bool)
-    t = time.perf_counter()
-    old = p_worse_pairs(a, b, ab, bb, 0.0)
-    t_old = time.perf_counter() - t
-    t = time.perf_counter()
-    new = _p_worse(a, b, inc, ab, bb, None, 0.0)
-    t_new = time.perf_counter() - t
-    t = time.perf_counter()
-    _, lattice = p_worse_lattice(a, b, inc, ab, bb)
-    t_lat = time.perf_counter() - t
+    old, t_old = once(lambda: p_worse_pairs(a, b, ab, bb, 0.0))
+    new, t_new = once(lambda: _p_worse(a, b, inc, ab, bb, None, 0.0))
+    (_, lattice), t_lat = once(lambda: p_worse_lattice(a, b, inc, ab, bb))
     print(f"{G:,} windows of ~{lam.sum():.0f} examples (baselines ~{4 * lam.sum():.0f}); "
           f"taken by the lattice: {lattice.mean():.1%}")
     print(f"two-class quadrature (before) : {t_old:7.2f} s  ({G / t_old:,.0f} windows/s)")
     print(f"lattice + quadrature (now)    : {t_new:7.2f} s  ({G / t_new:,.0f} windows/s)  "
           f"{t_old / t_new:.1f}x")
     print(f"  lattice rows alone          : {lattice.sum() / t_lat:,.0f} windows/s")
-    sample = rng.choice(G, size=min(400, G), replace=False)
+    sample = rng.choice(G, size=min(check, G), replace=False)
     err = {"before": 0.0, "now": 0.0, "now, lattice rows": 0.0}
     for g in sample:
         exact = float(BetaSum(np.r_[ab[g], a[g]], np.r_[bb[g], b[g]], [0.5, 0.5, -0.5, -0.5]).sf(0.0))
@@ -148,30 +143,38 @@ def main() -> None:
     ap.add_argument("--loop", type=int, default=400, help="windows timed in the pandas loop")
     ap.add_argument("--window", default="7D", help="window width (7D, 1D, ...)")
     ap.add_argument("--pairs", type=int, default=0, help="time the P(worse) kernel on this many windows")
+    ap.add_argument("--quick", action="store_true",
+                    help="a run of a few seconds: --detectors 5 --loop 20, then 500 windows of the kernel")
     args = ap.parse_args()
+    print(machine("numpy", "scipy", "duckdb", "pandas"))
+    if args.quick:
+        args.detectors, args.loop, args.window, args.pairs = 5, 20, "7D", 0
+        end_to_end(args)
+        bench_pairs(500, args.per_day, 7, check=100)
+        return
     if args.pairs:
         days = int(args.window.rstrip("D")) if args.window.endswith("D") else 7
         bench_pairs(args.pairs, args.per_day, days)
         return
+    end_to_end(args)
+
+
+def end_to_end(args) -> None:
+    """``bacc.monitor`` on a written log, against pandas and a loop (weekly windows only)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "log.parquet")
-        t = time.perf_counter()
-        rows = write_log(path, args.detectors, args.per_day)
+        rows, t_write = once(lambda: write_log(path, args.detectors, args.per_day))
         print(f"data: {rows:,} predictions of {args.detectors} detectors over 2025, "
-              f"{os.path.getsize(path) / 2**20:.0f} MiB Parquet (written in {time.perf_counter() - t:.1f} s)")
+              f"{os.path.getsize(path) / 2**20:.0f} MiB Parquet (written in {t_write:.1f} s)")
         from bacc.counting.windows import count_windows
 
-        t = time.perf_counter()
-        gc = count_windows(path, true="label", pred="predicted", time="ts", by="detector",
-                           window=args.window, progress=False)
-        t_count = time.perf_counter() - t
-        t = time.perf_counter()
-        bacc.evaluate_many(gc, progress=False)
-        t_eval = time.perf_counter() - t
-        t = time.perf_counter()
-        m = bacc.monitor(path, true="label", pred="predicted", time="ts", by="detector",
-                         window=args.window, progress=False)
-        t_total = time.perf_counter() - t
+        gc, t_count = once(lambda: count_windows(path, true="label", pred="predicted", time="ts",
+                                                 by="detector", window=args.window,
+                                                 progress=False))
+        _, t_eval = once(lambda: bacc.evaluate_many(gc, progress=False))
+        m, t_total = once(lambda: bacc.monitor(path, true="label", pred="predicted", time="ts",
+                                               by="detector", window=args.window,
+                                               progress=False))
         W = len(m)
         print(f"windows: {W:,} ({args.window} windows x detectors); baseline: {m.baseline}")
         print(f"bacc.monitor total        : {t_total:7.2f} s  ({W / t_total:,.0f} windows/s)")

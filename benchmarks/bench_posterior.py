@@ -6,15 +6,15 @@ the draws, mode from a histogram). Prints, per matrix, the median wall time of e
 ratio baseline / bacc, and how far each is from a reference (for two classes an independent
 adaptive quadrature with scipy; for many classes bacc at 4x the lattice resolution).
 
-Run:  python benchmarks/bench_posterior.py
+Run:  python benchmarks/bench_posterior.py [--quick]   (--quick: 2 and 10 classes)
 """
 
 from __future__ import annotations
 
-import statistics
-import time
+import sys
 
 import numpy as np
+from _timing import machine, timed
 
 import bacc
 from bacc import BetaSum
@@ -60,27 +60,10 @@ def reference_two(a, b, w):
     return np.array([mean, qs[1], mode, qs[0], qs[2], 1.0 - cdf(0.5)])
 
 
-def timed(fn, repeat):
-    """Median time of one call and its result: ``repeat`` blocks of calls (as many as last
-    about 20 ms), the median over blocks of the mean time per call. Blocks rather than single
-    calls, so that a pause of the shared machine spoils one block, not the figure."""
-    out = fn()  # warm-up
-    t = time.perf_counter()
-    fn()
-    number = max(1, min(100, int(0.02 / max(time.perf_counter() - t, 1e-6))))
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(number):
-            out = fn()
-        times.append((time.perf_counter() - t) / number)
-    return statistics.median(times), out
-
-
-def matrices():
+def matrices(quick: bool = False):
     rng = np.random.default_rng(1)
     yield "binary [[42,3],[6,4]]", np.array([[42, 3], [6, 4]])
-    for l in (10, 1000):
+    for l in (10,) if quick else (10, 1000):
         n = rng.integers(20, 200, l)
         k = rng.binomial(n, 0.8)
         m = np.zeros((l, l), dtype=np.int64)
@@ -89,19 +72,21 @@ def matrices():
         yield f"{l} classes", m
 
 
-def main() -> None:
+def main(quick: bool = False) -> None:
+    print(machine("numpy", "scipy"))
     rng = np.random.default_rng(0)
     print(
         f"{'matrix':24s} {'bacc (ms)':>10s} {'MC 1e5 (ms)':>12s} {'ratio':>7s} {'max |err| bacc':>15s} {'max |err| MC':>13s}"
     )
-    for name, m in matrices():
+    for name, m in matrices(quick):
         cm = bacc.ConfusionMatrix(m)
         post = bacc.posterior_balanced_accuracy(cm)
         a, b, w = post.components
-        repeat = 30 if len(a) <= 10 else 5
-        summary_bacc(a, b, w)  # warm-up (imports, caches)
-        t_b, s_b = timed(lambda a=a, b=b, w=w: summary_bacc(a, b, w), repeat)
-        t_m, s_m = timed(lambda a=a, b=b, w=w: summary_mc(a, b, w, rng), max(3, repeat // 3))
+        repeat = 5 if quick or len(a) > 10 else 30
+        t_b = timed(lambda a=a, b=b, w=w: summary_bacc(a, b, w), repeat, block=0.02, most=100)
+        t_m = timed(lambda a=a, b=b, w=w: summary_mc(a, b, w, rng), max(3, repeat // 3),
+                    block=0.02, most=100)
+        s_b, s_m = summary_bacc(a, b, w), summary_mc(a, b, w, rng)
         if len(a) == 2:
             ref = reference_two(a, b, w)
         else:
@@ -116,4 +101,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(quick="--quick" in sys.argv)

@@ -19,8 +19,9 @@ Both must give the same counts (checked) and the same posterior means (to 1e-9).
 Usage::
 
     python benchmarks/bench_scale.py                      # 100M rows, 1000 detectors
-    python benchmarks/bench_scale.py --rows 2_000_000     # a quick run
-    python benchmarks/bench_scale.py --results benchmarks/RESULTS_scale.md
+    python benchmarks/bench_scale.py --rows 2_000_000     # a shorter run
+    python benchmarks/bench_scale.py --quick              # 200 000 rows in a temporary folder
+    python benchmarks/bench_scale.py --results FILE       # also write the Markdown table to FILE
 
 The data go to ``benchmarks/data/`` (git-ignored; reused when the parameters match), or to
 ``--data-dir``.
@@ -35,10 +36,11 @@ import platform
 import shutil
 import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 
 import numpy as np
+from _timing import Stopwatch, once
 
 HERE = Path(__file__).resolve().parent
 TRUE, PRED, BY = "label", "predicted", "detector"
@@ -65,28 +67,27 @@ def generate(path: Path, rows: int, detectors: int, seed: int, chunk: int) -> No
     prevalence = rng.beta(0.7, 3.0, detectors)
     accuracy = rng.uniform(0.6, 0.999, (detectors, 2))
     names = pa.array([f"det-{i:04d}" for i in range(detectors)], pa.string())
-    t0 = time.perf_counter()
-    done = 0
-    part = 0
-    while done < rows:
-        n = min(chunk, rows - done)
-        det = rng.choice(detectors, n, p=share).astype(np.int16)
-        truth = (rng.random(n) < prevalence[det]).astype(np.int8)
-        right = rng.random(n) < accuracy[det, truth]
-        pred = np.where(right, truth, 1 - truth).astype(np.int8)
-        table = pa.table(
-            {
-                BY: pa.DictionaryArray.from_arrays(pa.array(det), names),
-                TRUE: pa.array(truth),
-                PRED: pa.array(pred),
-            }
-        )
-        pq.write_table(table, path / f"part-{part:05d}.parquet", row_group_size=1 << 20)
-        done += n
-        part += 1
-        print(f"\rgenerating: {done:,} / {rows:,} rows", end="", file=sys.stderr)
-    print(f"\rgenerated {rows:,} rows in {part} files, {time.perf_counter() - t0:.1f} s",
-          file=sys.stderr)
+    with Stopwatch() as sw:
+        done = 0
+        part = 0
+        while done < rows:
+            n = min(chunk, rows - done)
+            det = rng.choice(detectors, n, p=share).astype(np.int16)
+            truth = (rng.random(n) < prevalence[det]).astype(np.int8)
+            right = rng.random(n) < accuracy[det, truth]
+            pred = np.where(right, truth, 1 - truth).astype(np.int8)
+            table = pa.table(
+                {
+                    BY: pa.DictionaryArray.from_arrays(pa.array(det), names),
+                    TRUE: pa.array(truth),
+                    PRED: pa.array(pred),
+                }
+            )
+            pq.write_table(table, path / f"part-{part:05d}.parquet", row_group_size=1 << 20)
+            done += n
+            part += 1
+            print(f"\rgenerating: {done:,} / {rows:,} rows", end="", file=sys.stderr)
+    print(f"\rgenerated {rows:,} rows in {part} files, {sw.wall:.1f} s", file=sys.stderr)
     mfile.write_text(json.dumps(manifest))
 
 
@@ -110,15 +111,12 @@ def child_bacc(path: str) -> dict:
     from bacc.counting import counts
 
     base = _rss_now()
-    t0 = time.perf_counter()
-    gc = counts(path, true=TRUE, pred=PRED, by=BY)
-    t1 = time.perf_counter()
-    res = bacc.evaluate_many(gc)
-    t2 = time.perf_counter()
+    gc, t_count = once(lambda: counts(path, true=TRUE, pred=PRED, by=BY))
+    res, t_eval = once(lambda: bacc.evaluate_many(gc))
     return {
         "import_rss_bytes": base,
-        "count_seconds": t1 - t0,
-        "evaluate_seconds": t2 - t1,
+        "count_seconds": t_count,
+        "evaluate_seconds": t_eval,
         "groups": len(gc.groups),
         "counts": gc.counts.tolist(),
         "mean": res.mean.tolist(),
@@ -133,29 +131,27 @@ def child_pandas(path: str) -> dict:
     import bacc
 
     base = _rss_now()
-    t0 = time.perf_counter()
-    df = pd.read_parquet(path)
+    with Stopwatch() as read:
+        df = pd.read_parquet(path)
     frame_bytes = int(df.memory_usage(deep=True).sum())
-    t1 = time.perf_counter()
-    # one vectorised groupby over every row, then a loop over the detectors
-    sizes = df.groupby([BY, TRUE, PRED], observed=True).size()
     matrices, means = [], []
-    for _, cells in sizes.groupby(level=0, observed=True, sort=True):
-        m = np.zeros((2, 2), dtype=np.int64)
-        for (_, t, p), c in cells.items():
-            m[int(t), int(p)] = c
-        matrices.append(m.tolist())
-    t2 = time.perf_counter()
-    with warnings.catch_warnings():
+    with Stopwatch() as group:
+        # one vectorised groupby over every row, then a loop over the detectors
+        sizes = df.groupby([BY, TRUE, PRED], observed=True).size()
+        for _, cells in sizes.groupby(level=0, observed=True, sort=True):
+            m = np.zeros((2, 2), dtype=np.int64)
+            for (_, t, p), c in cells.items():
+                m[int(t), int(p)] = c
+            matrices.append(m.tolist())
+    with Stopwatch() as evaluate, warnings.catch_warnings():
         warnings.simplefilter("ignore")  # detectors that saw one class only
         for m in matrices:
             means.append(bacc.evaluate(m).balanced_accuracy_summary.mean)
-    t3 = time.perf_counter()
     return {
         "import_rss_bytes": base,
-        "read_seconds": t1 - t0,
-        "count_seconds": t2 - t0,
-        "evaluate_seconds": t3 - t2,
+        "read_seconds": read.wall,
+        "count_seconds": read.wall + group.wall,
+        "evaluate_seconds": evaluate.wall,
         "frame_bytes": frame_bytes,
         "groups": len(matrices),
         "counts": matrices,
@@ -166,11 +162,11 @@ def child_pandas(path: str) -> dict:
 def run_child(method: str, path: Path) -> dict:
     """Run one method in a fresh interpreter; wall time and peak RSS from the kernel."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", method, "--data-dir", str(path)]
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-    out = proc.stdout.read() if proc.stdout else ""
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
+    with Stopwatch() as sw:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        out = proc.stdout.read() if proc.stdout else ""
+        _, status, usage = os.wait4(proc.pid, 0)
+    wall = sw.wall
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"{method} failed with status {proc.returncode}")
@@ -254,10 +250,20 @@ def main(argv=None) -> int:
                     help="where the Parquet files go (default benchmarks/data/scale_<rows>)")
     ap.add_argument("--methods", default="bacc,pandas", help="comma-separated: bacc,pandas")
     ap.add_argument("--results", type=Path, default=None, help="write a Markdown report here")
+    ap.add_argument("--quick", action="store_true",
+                    help="200 000 rows of 50 detectors in a temporary folder (a few seconds)")
     ap.add_argument("--child", choices=["bacc", "pandas"], help=argparse.SUPPRESS)
     ap.add_argument("--generate", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.quick and args.data_dir is None:
+        args.rows, args.detectors, args.chunk = 200_000, 50, 100_000
+        with tempfile.TemporaryDirectory() as tmp:
+            args.data_dir = Path(tmp) / "scale"
+            return _run(args, argv)
+    return _run(args, argv)
 
+
+def _run(args, argv) -> int:
     if args.generate:
         generate(args.data_dir, args.rows, args.detectors, args.seed, args.chunk)
         return 0

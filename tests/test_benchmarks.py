@@ -1,0 +1,102 @@
+"""The benchmark scripts (``benchmarks/bench_*.py``) share one timer and stand on their own.
+
+* Read with ``ast``: every script times with ``benchmarks/_timing.py`` (no clock of its own:
+  no ``time`` or ``timeit`` import), leaves ``sys.path`` alone, imports nothing from
+  ``tests/``, and offers a ``--quick`` run.
+* Run: each script's ``--quick`` run (a few seconds) exits with status 0 and prints a ratio
+  against its baseline. No time is asserted.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+SCRIPTS = sorted(BENCHMARKS.glob("bench_*.py"))
+TEST_MODULES = {p.stem for p in (ROOT / "tests").glob("*.py")} - {"conftest"}
+CLOCKS = {"time", "timeit"}
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def _imported(tree: ast.Module) -> set[str]:
+    """Top-level names of every module the source imports, wherever the import stands."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_there_are_benchmarks():
+    assert len(SCRIPTS) >= 10
+    assert (BENCHMARKS / "_timing.py").is_file()
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_benchmark_uses_the_shared_timer(path):
+    tree = _tree(path)
+    imported = _imported(tree)
+    assert "_timing" in imported, f"{path.name} does not time with benchmarks/_timing.py"
+    own = imported & CLOCKS
+    assert not own, f"{path.name} imports {sorted(own)}: time with benchmarks/_timing.py"
+    calls = {
+        f"{node.value.id}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        and node.value.id in CLOCKS
+    }
+    assert not calls, f"{path.name} reads a clock of its own: {sorted(calls)}"
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_benchmark_leaves_sys_path_alone_and_tests_out(path):
+    tree = _tree(path)
+    touched = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "path"
+        and isinstance(node.value, ast.Name) and node.value.id == "sys"
+    ]
+    assert not touched, f"{path.name} uses sys.path (lines {touched})"
+    from_tests = _imported(tree) & TEST_MODULES
+    assert not from_tests, f"{path.name} imports {sorted(from_tests)} from tests/"
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_benchmark_has_a_quick_run(path):
+    strings = {
+        node.value for node in ast.walk(_tree(path))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    assert "--quick" in strings, f"{path.name} has no --quick run"
+
+
+def test_timing_helper_is_the_only_clock():
+    """The one file of benchmarks/ that reads the clock is the shared timer."""
+    for path in sorted(BENCHMARKS.glob("*.py")):
+        if path.name != "_timing.py":
+            assert not (_imported(_tree(path)) & CLOCKS), path.name
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_quick_run(path, tmp_path):
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
+    done = subprocess.run(
+        [sys.executable, str(path), "--quick"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert re.search(r"ratio|\d x\b|\dx\b", done.stdout), done.stdout[-2000:]
