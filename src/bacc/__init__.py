@@ -10,6 +10,51 @@ The package is layered; data flow one way::
      sklearn, cli)                significance, comparison,    plots, report; cli)
                                   batch, simulation, metrics;
                                   private kernels in _engine)
+
+The modules, by layer:
+
+Input
+    * :mod:`.labels`: class labels and per-class options (weights, priors), the one path from a
+      user's labels to class indices and the order of the classes.
+    * :mod:`.confusion`: :class:`ConfusionMatrix`, validated integer counts with class labels.
+    * :mod:`.readers`: files of examples and of confusion matrices read into labels and counts.
+    * :mod:`.counting`: confusion matrices counted where the data live (files by DuckDB,
+      DataFrames by their own engine), one per group or per time window.
+    * :mod:`.sklearn`: scikit-learn workflows, cross-validated evaluation and a posterior scorer.
+
+Numerics
+    * :mod:`.posterior`: the posterior distributions of the accuracy and the balanced accuracy.
+    * :mod:`.distributions`: the distributions returned (Beta posteriors, weighted sums of
+      Betas, paired differences), each with the ``scipy.stats`` frozen surface.
+    * :mod:`.evaluation`: :func:`evaluate`, everything about one confusion matrix in one result.
+    * :mod:`.intervals`: exact and approximate confidence intervals of the accuracy and the
+      balanced accuracy.
+    * :mod:`.significance`: the exact binomial test against chance and McNemar's exact test.
+    * :mod:`.comparison`: the probability that one classifier is better than another, and the
+      posterior of their difference (independent test sets or one shared test set).
+    * :mod:`.ranking`: several classifiers ranked by the posterior of their balanced accuracies.
+    * :mod:`.batch`: :func:`evaluate_many`, many confusion matrices evaluated at once.
+    * :mod:`.monitoring`: :func:`monitor`, every detector per time window against its own past.
+    * :mod:`.mixed_effects`: :func:`population`, the population balanced accuracy of many
+      subjects (mixed-effects models).
+    * :mod:`.metrics`: sample statistics of a confusion matrix (point estimates).
+    * :mod:`.metric_posterior`: the posterior of every metric of :mod:`.metrics` under an
+      explicit sampling design.
+    * :mod:`.prevalence`: precision, NPV, F1 and accuracy of a two-class classifier at a
+      deployment prevalence.
+    * :mod:`.planning`: how many labels to collect, and which class to label next.
+    * :mod:`.simulation`: the coverage simulator, how often each interval method keeps its
+      promise.
+    * :mod:`._engine`: the private numerical kernels (sums of Betas, Beta functions, bounds).
+
+Output
+    * :mod:`.display`: text, HTML, pictures and the HTML report of every result.
+    * :mod:`.cli`: the ``bacc`` command; :mod:`.__main__` runs it as ``python -m bacc``.
+
+Shared
+    * :mod:`.errors`: the one exception family (:class:`BaccError`) and the error for a missing
+      optional dependency.
+    * :mod:`.progress`: a progress bar on standard error, drawn only on a terminal.
 """
 
 from __future__ import annotations

@@ -7,7 +7,11 @@ Presentation and input only; the library computes every number. The package:
 - :mod:`.inputs`: files, matrix text and options turned into named confusion matrices;
 - :mod:`.results`: the calls into the library (evaluate, compare, rank);
 - :mod:`.output`: tables, JSON, CSV, one-line warnings and errors, report entries;
-- :mod:`.commands` and :mod:`.demo`: one function per subcommand.
+- :mod:`.commands`: one function per subcommand, taking the parsed arguments and returning the
+  exit status;
+- :mod:`.planning`: ``bacc plan`` and ``bacc next-label`` (how many labels, which class next);
+- :mod:`.monitoring`: ``bacc monitor`` (every detector per time window, with alarms);
+- :mod:`.demo`: ``bacc demo`` (the example classifiers that ship with bacc).
 
 Bad input prints one line ``bacc: error: ...`` on standard error and exits with status 2.
 """

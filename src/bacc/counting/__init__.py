@@ -15,10 +15,19 @@ No engine is imported until it is needed; a missing one raises
 :class:`bacc.MissingDependencyError` naming the extra that installs it
 (``pip install "bacc[data]"``).
 
-The package: :mod:`.files` counts files with DuckDB, :mod:`.frames` DataFrames in their own
-engine, :mod:`.columns` mappings in Python; each hands back a :class:`.tally.Tally` of
-aggregated rows, which :mod:`.assemble` turns into a :class:`bacc.ConfusionMatrix` or a
-:class:`GroupedCounts` (:mod:`.grouped`).
+The modules:
+
+* :mod:`.tally`: what is counted (:class:`.tally.Spec`) and what every engine hands back
+  (:class:`.tally.Tally`, aggregated rows of counts).
+* :mod:`.files`: files counted by DuckDB (CSV, Parquet, JSON lines), out of core.
+* :mod:`.frames`: DataFrames and lazy frames counted by their own engine (narwhals, Dask).
+* :mod:`.columns`: a mapping of columns, or the rows of a long table of counts, counted in
+  Python.
+* :mod:`.windows`: counts per time window and group inside the data engine (the query behind
+  :func:`bacc.monitor`).
+* :mod:`.assemble`: the aggregated rows of any engine turned into a
+  :class:`bacc.ConfusionMatrix` or grouped counts, by the same rules for all.
+* :mod:`.grouped`: :class:`GroupedCounts`, one confusion matrix per group over shared classes.
 
 Conventions (checked at this boundary, for every engine alike)
     Missing labels (null, NaN, an empty CSV field) are an error by default, naming how many

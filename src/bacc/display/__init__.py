@@ -1,8 +1,18 @@
 """Presentation of bacc's results: the one place where numbers become text, HTML and pictures.
 
-:mod:`bacc.display.numbers` formats every number, :func:`bacc.display.text.align` lays out every
-terminal table and :func:`bacc.display.html.table` every HTML table; :mod:`bacc.display.text` and
-:mod:`bacc.display.html` render each result type, :mod:`bacc.display.plot` draws them (matplotlib)
-and :mod:`bacc.display.report` writes the HTML report. Nothing here computes a statistic; the
-result types import these modules only when they are printed or shown.
+Nothing here computes a statistic; the result types import these modules only when they are
+printed or shown. The modules:
+
+* :mod:`.numbers`: the one number formatter of every text, HTML page, figure and report.
+* :mod:`.text`: plain-text tables of each result type for a terminal
+  (:func:`bacc.display.text.align` lays out every terminal table).
+* :mod:`.html`: HTML fragments of each result type for notebooks and the report
+  (:func:`bacc.display.html.table` lays out every HTML table, every string escaped).
+* :mod:`.plot`: pictures of the results (matplotlib, an optional extra).
+* :mod:`.report`: the self-contained HTML report (tables, intervals, pictures).
+* :mod:`.planning_text`: terminal text of label plans and of the next class to label.
+* :mod:`.monitoring_text`: terminal text of a monitoring result.
+* :mod:`.monitoring_report`: the monitoring section of the HTML report.
+* :mod:`.files`: where a file is written: a regular file replaced atomically, a pipe or
+  terminal written directly, or standard output (``-``).
 """
