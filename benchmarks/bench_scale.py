@@ -279,12 +279,16 @@ def _run(args, argv) -> int:
         (data_root / ".gitignore").write_text("*\n")  # never commit generated data
     # generated in a child process: Linux carries a process's peak RSS across fork + exec
     # into ru_maxrss, so a parent grown by generating would inflate the children's figures
-    subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--generate", "--rows", str(args.rows),
-         "--detectors", str(args.detectors), "--seed", str(args.seed), "--chunk", str(args.chunk),
-         "--data-dir", str(path)],
-        check=True,
-    )
+    # (a quick run's data are too small to matter)
+    if args.quick:
+        generate(path, args.rows, args.detectors, args.seed, args.chunk)
+    else:
+        subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--generate", "--rows", str(args.rows),
+             "--detectors", str(args.detectors), "--seed", str(args.seed), "--chunk", str(args.chunk),
+             "--data-dir", str(path)],
+            check=True,
+        )
 
     args.load = os.getloadavg()[0]
     results = {}
