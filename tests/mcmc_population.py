@@ -1,7 +1,7 @@
 """A plain numpy MCMC sampler of the normal-binomial mixed-effects model.
 
 The independent reference of ``tests/test_population.py`` (bacc's exact posterior must agree
-with it within its Monte Carlo error) and the baseline of ``benchmarks/bench_population.py``.
+with it within its Monte Carlo error).
 
 Metropolis-within-Gibbs, vectorised over chains, classes and subjects: per sweep, each class's
 population mean ``mu`` given the subjects' logit accuracies (normal, conjugate), its precision

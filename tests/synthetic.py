@@ -1,4 +1,4 @@
-"""Synthetic data written by the tests and the benchmarks (seeded, no downloads)."""
+"""Synthetic data written by the tests (seeded, no downloads)."""
 
 from __future__ import annotations
 

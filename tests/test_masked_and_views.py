@@ -136,3 +136,14 @@ def test_read_only_and_strided_label_columns_count_alike():
     direct = np.zeros((3, 3), dtype=int)
     np.add.at(direct, (y, p), 1)
     assert expected.counts.tolist() == direct.tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: bacc.evaluate_many(np.ma.array([[[5, 1], [2, 8]]], mask=[[[0, 1], [0, 0]]]),
+                               progress=False),
+    lambda: bacc.clopper_pearson(np.ma.array([3], mask=[1]), [5]),
+    lambda: bacc.population(correct=np.ma.array([3, 4, 5], mask=[0, 1, 0]), totals=[5, 5, 5]),
+])
+def test_masked_counts_are_refused_by_every_entry_point(call):
+    with pytest.raises(bacc.BaccError, match=r"masked array with 1 masked count"):
+        call()

@@ -2,7 +2,7 @@
 1e-6 standard deviations at smooth peaks.
 
 References, all independent of bacc: the exact corner where the components' ends meet (kinks
-and singular points, by the argument in ``bacc._engine.mode``), scipy's adaptive quadrature of a
+and singular points, by the argument in ``bacc._engine.sums.mode``), scipy's adaptive quadrature of a
 two-class density with a bounded scalar search, and the Gil-Pelaez reference
 (``tests/reference_cf.py``: ``ref_mode_cf``, the zero of the reference density's slope).
 """

@@ -77,7 +77,7 @@ def _perfect_mode_flat() -> float:
                                           method="bounded", options={"xatol": 1e-12}).x)  # fmt: skip
 
 
-# Modes the mode finder now places where the density peaks (bacc._engine.mode): a perfect class
+# Modes the mode finder now places where the density peaks (bacc._engine.sums.mode): a perfect class
 # has a density that jumps at 1, and the old Newton search (meant for smooth peaks) stopped
 # 1e-8 from the peak (flat prior); under Jeffreys' prior both perfect classes diverge at 1 and
 # the peak is the end of the support, exactly 1 (the old search stopped at 0.99973). The paired

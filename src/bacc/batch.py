@@ -48,10 +48,12 @@ from ._engine.validate import (
     check_count_limit,
     check_prior,
     check_sequence,
+    unmasked,
 )
 from .confusion import ConfusionMatrix, included_classes
 from .distributions import BetaSum
 from .errors import BaccError, require
+from .labels import check_classes
 from .progress import Progress
 
 __all__ = ["BatchEvaluation", "evaluate_many"]
@@ -173,7 +175,7 @@ def _as_stack(counts, groups, labels, rows):
     ):
         arr = np.asarray(counts.counts)
         groups = tuple(counts.groups) if groups is None else check_sequence(groups, "groups")
-        labels = tuple(counts.labels) if labels is None else check_sequence(labels, "labels")
+        labels = tuple(counts.labels) if labels is None else check_classes(labels, name="labels")
     elif isinstance(counts, dict):
         groups = tuple(counts) if groups is None else check_sequence(groups, "groups")
         mats = [
@@ -184,6 +186,7 @@ def _as_stack(counts, groups, labels, rows):
     elif isinstance(counts, list | tuple) and counts and isinstance(counts[0], ConfusionMatrix):
         return _from_matrices(list(counts), groups, labels)
     else:
+        counts = unmasked(counts, "counts")
         try:
             arr = np.asarray(counts)
         except (TypeError, ValueError) as exc:
@@ -198,7 +201,7 @@ def _as_stack(counts, groups, labels, rows):
     groups = tuple(range(G)) if groups is None else check_sequence(groups, "groups")
     if len(groups) != G:
         raise BaccError(f"groups has {len(groups)} names but counts has {G} groups")
-    labels = tuple(range(l)) if labels is None else check_sequence(labels, "labels")
+    labels = tuple(range(l)) if labels is None else check_classes(labels, name="labels")
     if len(labels) != l:
         raise BaccError(f"labels has {len(labels)} entries but the matrices have {l} classes")
     return stack, groups, labels
@@ -238,7 +241,7 @@ def _from_matrices(mats, groups, labels):
     groups = tuple(range(len(mats))) if groups is None else check_sequence(groups, "groups")
     if len(groups) != len(mats):
         raise BaccError(f"groups has {len(groups)} names but there are {len(mats)} matrices")
-    return stack, groups, lab0 if labels is None else check_sequence(labels, "labels")
+    return stack, groups, lab0 if labels is None else check_classes(labels, name="labels")
 
 
 def evaluate_many(

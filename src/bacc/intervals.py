@@ -86,6 +86,7 @@ from ._engine.validate import (
     check_method,
     check_metric,
     check_sides,
+    unmasked,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
 from .errors import BaccError, BaccWarning
@@ -106,6 +107,7 @@ __all__ = [
 ]
 
 def _check_counts(k, n) -> tuple[np.ndarray, np.ndarray]:
+    k, n = unmasked(k, "k"), unmasked(n, "n")
     try:
         k = np.asarray(k)
         n = np.asarray(n)
@@ -177,6 +179,24 @@ def clopper_pearson(k, n, *, confidence: float = 0.95, sides: str = "two"):
 
 # ----------------------------------------------------------------------------------------------
 # results
+def strict_json(value):
+    """``value`` (a result's ``to_dict()``) with every number finite or None.
+
+    JSON has no NaN or infinity (``json.dumps(..., allow_nan=False)`` refuses them, and many
+    readers do too): an undefined number becomes None, recursively through dicts, lists and
+    tuples; numpy scalars become plain Python numbers.
+    """
+    if isinstance(value, dict):
+        return {k: strict_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [strict_json(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 def _class_interval(**fields) -> ClassInterval:
     """A :class:`ClassInterval` from fields already of the right types (one per class of an
     exact interval: up to thousands per call). A frozen dataclass sets each field through
@@ -213,13 +233,19 @@ class ClassInterval:
             "correct": int(self.correct),
             "support": int(self.support),
             "estimate": None if math.isnan(self.estimate) else float(self.estimate),
-            "lower": float(self.lower),
-            "upper": float(self.upper),
+            "lower": _finite(self.lower),
+            "upper": _finite(self.upper),
             "confidence": float(self.confidence),
             "sides": self.sides,
             "method": self.method,
             "included": bool(self.included),
         }
+
+
+def _finite(x) -> float | None:
+    """A float, or None where it is undefined (nan, infinite)."""
+    x = float(x)
+    return x if math.isfinite(x) else None
 
 
 @dataclass(frozen=True)
@@ -346,7 +372,21 @@ class Interval:
         return self.upper - self.lower
 
     def to_dict(self) -> dict:
-        """JSON-able dictionary."""
+        """JSON-able dictionary (strict JSON: an undefined number is None; ``multiplier`` is
+        None for an exact interval, which has none, and ``undefined`` says why any other
+        number is)."""
+        out = strict_json(self._fields_dict())
+        why = {}
+        if out["estimate"] is None:
+            why["estimate"] = "no class with examples enters the estimate"
+        for end in ("lower", "upper"):
+            if out[end] is None:
+                why[end] = "the bound is undefined for these counts"
+        if why:
+            out["undefined"] = why
+        return out
+
+    def _fields_dict(self) -> dict:
         return {
             "kind": "exact" if self.guaranteed else "approximate",
             "guaranteed": bool(self.guaranteed),

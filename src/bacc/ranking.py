@@ -363,7 +363,7 @@ def rank(
         difference per pair, about 10 ms each: the work grows with the square of the number of
         classifiers), ``"quadrature"`` (every pair in one vectorised pass,
         ``P(i > j) = integral of f_i F_j``; 300 classifiers in about 2 s; see
-        :mod:`bacc._engine.pairwise`), checked against the exact computation on 24 pairs
+        :mod:`bacc._engine.probability_greater`), checked against the exact computation on 24 pairs
         (those with the least data first) and replaced by exact pairs when any differs by
         more than 1e-8 (densities with kinks, from classes of a few examples);
         ``"draws"`` (from the joint draws, with standard errors), or ``"auto"`` (default:
