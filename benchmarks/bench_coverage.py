@@ -41,9 +41,9 @@ N_NAIVE = 2_000
 
 
 def rate_bacc(method, sizes, acc, n_sim, repeat=3):
-    t = timed(lambda: coverage([method], sizes, acc, n_sim=n_sim, random_state=0),
+    t = timed(lambda: coverage([method], sizes, acc, n_simulations=n_sim, random_state=0),
               repeat=repeat, block=0.0)
-    res = coverage([method], sizes, acc, n_sim=n_sim, random_state=0)
+    res = coverage([method], sizes, acc, n_simulations=n_sim, random_state=0)
     return n_sim / t, res.methods[0].coverage
 
 
@@ -94,7 +94,7 @@ def same_draws_check():
         ]
         return [i.lower for i in ivs], [i.upper for i in ivs]
 
-    r = coverage(["union", per_matrix], (20, 20), (0.9, 0.99), n_sim=3_000, random_state=42)
+    r = coverage(["union", per_matrix], (20, 20), (0.9, 0.99), n_simulations=3_000, random_state=42)
     return r["union"].coverage == r["per_matrix"].coverage
 
 
@@ -146,7 +146,7 @@ def table(n_sim: int = 20_000) -> None:
           "per row (seed 0); coverage / mean width; * = below nominal by > 3 MC s.e.")
     print(f"{'design (n; p)':<28}" + "".join(f"{m:>16}" for m in TABLE_METHODS))
     for sizes, acc in TABLE_GRID:
-        r = coverage(TABLE_METHODS, sizes, acc, n_sim=n_sim, random_state=0)
+        r = coverage(TABLE_METHODS, sizes, acc, n_simulations=n_sim, random_state=0)
         cells = []
         for m in r.methods:
             flag = " " if m.keeps_promise(0.95) else "*"

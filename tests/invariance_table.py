@@ -273,7 +273,7 @@ ROWS: dict[str, Row] = {
     "coverage": Row(
         lambda d, form: bacc.coverage(["union", "wald"], [int(d.y_true.count(c)) for c in
                                                           d.classes], [0.8] * len(d.classes),
-                                      n_sim=400, random_state=0),
+                                      n_simulations=400, random_state=0),
         keeps=("order", "travel", "untouched"), slow=True,
         note="a simulation design: class sizes and accuracies, no labels"),
 }

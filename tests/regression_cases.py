@@ -116,14 +116,14 @@ def compute() -> dict:
             ["union", "sidak", "wald", "wilson", "jeffreys", "bayes"],
             class_sizes=[20, 12],
             true_class_accuracies=[0.95, 0.8],
-            n_sim=4_000,
+            n_simulations=4_000,
             random_state=3,
         ).to_dict()
         rec["coverage_accuracy"] = bacc.coverage(
             ["clopper-pearson", "wald"],
             class_sizes=[30, 10],
             true_class_accuracies=[0.9, 0.6],
-            n_sim=3_000,
+            n_simulations=3_000,
             random_state=5,
             metric="accuracy",
         ).to_dict()

@@ -322,7 +322,7 @@ def test_coverage_json_equals_library_and_no_progress_bar_off_a_terminal():
                "union,wald,bayes", "--n-sim", "3000", "--seed", "7", "--format", "json")
     assert proc.stderr == ""  # stderr is a pipe here: no progress bar
     d = json.loads(proc.stdout)
-    ref = coverage(["union", "wald", "bayes"], [20, 20], [0.99, 0.9], n_sim=3000, random_state=7)
+    ref = coverage(["union", "wald", "bayes"], [20, 20], [0.99, 0.9], n_simulations=3000, random_state=7)
     assert [m["method"] for m in d["methods"]] == ["union", "wald", "bayes"]
     for got, want in zip(d["methods"], ref.methods, strict=True):
         assert got["coverage"] == pytest.approx(want.coverage, abs=1e-15)

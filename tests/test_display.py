@@ -99,7 +99,7 @@ def _results():
         "binomial": (bacc.binomial_test(CM_A), ["Exact binomial test", "threshold"]),
         "mcnemar": (bacc.mcnemar_exact(12, 3), ["McNemar", "0.03516"]),
         "coverage": (
-            bacc.coverage(["union", "wald"], [10, 10], [0.9, 0.9], n_sim=500, random_state=0),
+            bacc.coverage(["union", "wald"], [10, 10], [0.9, 0.9], n_simulations=500, random_state=0),
             ["union", "wald", "verdict"],
         ),
         "batch": (bacc.evaluate_many(np.array([CM_A, CM_B])), ["2 groups", "P(> chance)"]),
@@ -156,7 +156,7 @@ def test_batch_of_many_groups_shows_first_and_last():
 
 
 def test_coverage_verdicts_are_printed():
-    r = bacc.coverage(["wald"], [10, 10], [0.95, 0.95], n_sim=500, random_state=0)
+    r = bacc.coverage(["wald"], [10, 10], [0.95, 0.95], n_simulations=500, random_state=0)
     assert "FALLS SHORT" in str(r) and "FALLS SHORT" in r._repr_html_()
 
 

@@ -22,7 +22,7 @@ def _results():
         bacc.approx_interval(CM),
         bacc.binomial_test(CM),
         bacc.mcnemar_exact(5, 2),
-        bacc.coverage("union", [5, 5], [0.9, 0.8], n_sim=200, random_state=0),
+        bacc.coverage("union", [5, 5], [0.9, 0.8], n_simulations=200, random_state=0),
         bacc.evaluate_many(np.array([CM, CM])),
         ev.confusion,
         ev.balanced_accuracy_summary,

@@ -219,7 +219,7 @@ def test_numerics_do_not_import_display_or_cli_when_used():
         "import sys, bacc\n"
         "ev = bacc.evaluate([[42, 3], [6, 4]])\n"
         "bacc.exact_interval([[42, 3], [6, 4]]); bacc.compare(ev, ev)\n"
-        "bacc.coverage('union', [5, 5], [0.9, 0.9], n_sim=100, random_state=0)\n"
+        "bacc.coverage('union', [5, 5], [0.9, 0.9], n_simulations=100, random_state=0)\n"
         "print(sorted(m for m in sys.modules if m.startswith(('bacc.display', 'bacc.cli'))))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

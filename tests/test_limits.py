@@ -151,7 +151,7 @@ def test_the_largest_confidence_gives_an_ordered_finite_interval():
 
 def test_monte_carlo_sizes_beyond_the_limit_are_refused():
     with pytest.raises(bacc.BaccError, match="100,000,000"):
-        bacc.coverage("union", [10, 10], [0.8, 0.8], n_sim=10**12)
+        bacc.coverage("union", [10, 10], [0.8, 0.8], n_simulations=10**12)
     with pytest.raises(bacc.BaccError, match="100,000,000"):
         bacc.rank([[[5, 1], [1, 5]], [[4, 2], [2, 4]]], n_draws=10**12)
 

@@ -240,7 +240,7 @@ def test_simulation_based_calibration(metric, design, exact, label):
 @pytest.mark.parametrize("acc", [(0.95, 0.9), (0.99, 0.8), (0.999, 0.98)])
 def test_union_interval_of_precision_at_a_prevalence_keeps_its_coverage(prevalence, sizes, acc):
     r = bacc.coverage("union", sizes, acc, metric="precision", prevalence=prevalence,
-                      n_sim=20_000, random_state=1)
+                      n_simulations=20_000, random_state=1)
     m = r["union"]
     assert r.true_value == pytest.approx(float(rate_value("precision", acc[1], 1 - acc[0], prevalence)))
     assert m.coverage >= 0.95 - 3 * m.mc_se, (m.coverage, m.mc_se)
@@ -259,7 +259,7 @@ def test_coverage_intervals_are_those_of_rate_interval():
         return lo, hi
 
     bacc.coverage(record, (5000, 50), (0.99, 0.9), metric="precision", prevalence=0.005,
-                  n_sim=50, random_state=0)
+                  n_simulations=50, random_state=0)
     # a callable receives the counts of the positive class's column: (false, true) positives
     for (fp, tp), (a, b) in seen.items():
         lo, hi = rate_interval("precision", tp, 50, fp, 5000, 0.005, 0.95)
@@ -502,7 +502,7 @@ def test_sobol_sampler_adaptive_and_bad_choice():
 )
 def test_multiclass_precision_interval_keeps_its_coverage(sizes, R, prevalence, label):
     r = bacc.coverage("union", sizes, R, metric="precision", prevalence=prevalence,
-                      label=label, n_sim=20_000, random_state=2)
+                      label=label, n_simulations=20_000, random_state=2)
     pi, R = np.asarray(prevalence), np.asarray(R)
     assert r.true_value == pytest.approx(pi[label] * R[label, label] / (pi @ R[:, label]))
     m = r["union"]
@@ -545,6 +545,6 @@ def test_multiclass_precision_coverage_bad_input(kwargs, match):
     args.update(kwargs)
     with pytest.raises(bacc.BaccError, match=match):
         bacc.coverage("union", (10, 10, 10), args.pop("true_class_accuracies"),
-                      metric="precision", n_sim=10, **args)
+                      metric="precision", n_simulations=10, **args)
     with pytest.raises(bacc.BaccError, match="label= goes with"):
-        bacc.coverage("union", (10, 10), (0.9, 0.9), n_sim=10, label=1)
+        bacc.coverage("union", (10, 10), (0.9, 0.9), n_simulations=10, label=1)

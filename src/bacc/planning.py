@@ -31,6 +31,7 @@ import numpy as np
 
 from ._engine.bounds.assurance import AssuranceModel
 from ._engine.bounds.per_class import cp_bounds, per_bound_alpha
+from ._engine.deprecation import renamed_arguments
 from ._engine.validate import (
     MAX_CLASSES,
     check_choice,
@@ -612,6 +613,7 @@ def _plan_mix(s: _Search, need: float, cap: int):
     return hi, hi - 1
 
 
+@renamed_arguments(n_sim="n_simulations")
 def plan_labels(
     cm=None,
     *,
@@ -626,7 +628,7 @@ def plan_labels(
     accuracies: Sequence[float] | float | None = None,
     n_classes: int | None = None,
     method: str = "auto",
-    n_sim: int = 20_000,
+    n_simulations: int = 20_000,
     random_state=None,
     max_labels: int = 1_000_000,
     rows: str = "true",
@@ -667,11 +669,11 @@ def plan_labels(
         Number of classes when ``cm`` is None.
     method : {"auto", "exact", "simulate"}
         ``"exact"``: sums over the per-class beta-binomial outcomes (two classes; three when
-        stratified); ``"simulate"``: ``n_sim`` simulated labelling outcomes with common random
+        stratified); ``"simulate"``: ``n_simulations`` simulated labelling outcomes with common random
         numbers, the assurance with its Monte Carlo error (``mc_se``). ``"auto"`` sums exactly
         where it can, and simulates a two-class mix whose exact sums would need more than
         10^6 Clopper-Pearson bounds per candidate (``method`` of the result says which).
-    n_sim : int
+    n_simulations : int
         Simulated outcomes (``"simulate"``).
     random_state : None, int or numpy.random.Generator
         For ``"simulate"``.
@@ -764,7 +766,7 @@ def plan_labels(
     cap = check_int(max_labels, "max_labels", 1, MAX_LABELS)
     if budget is not None:
         budget = check_int(budget, "budget", 0, MAX_LABELS)
-    check_int(n_sim, "n_sim", 100, 10**7)
+    check_int(n_simulations, "n_simulations", 100, 10**7)
     a, b, fixed, prior_text = _design_prior(prior, accuracies, k, n, labs)
     w = np.full(l, 1.0 / l)
     alpha = per_bound_alpha(c, l, sides, "union")
@@ -775,8 +777,8 @@ def plan_labels(
     if method == "exact" and shares is not None and l != 2:
         raise BaccError("exact sums over a class mix are for two classes; use method='simulate'")
     if method == "simulate":
-        model.prepare_draws(n_sim, check_random_state(random_state))
-    search = _Search(model, method, shares, int(n.sum()), auto=auto, n_sim=n_sim,
+        model.prepare_draws(n_simulations, check_random_state(random_state))
+    search = _Search(model, method, shares, int(n.sum()), auto=auto, n_sim=n_simulations,
                      random_state=random_state)
     current = float(w @ model.contribution(k, n))
 
@@ -811,11 +813,11 @@ def plan_labels(
             goal=goal, target=target, confidence=c, sides=sides, required_assurance=need,
             design="stratified" if shares is None else "mix",
             mix=None if shares is None else tuple(float(v) for v in shares),
-            method=search.method, n_sim=n_sim if sim else 0, limit_assurance=limit,
+            method=search.method, n_sim=n_simulations if sim else 0, limit_assurance=limit,
             budget=budget, budget_assurance=budget_p, budget_per_class=budget_alloc,
             class_labels=labs, correct=tuple(int(x) for x in k),
             support=tuple(int(x) for x in n), current_value=current, prior=prior_text,
-            mc_se=math.sqrt(p * (1.0 - p) / n_sim) if sim and p == p else 0.0, **kw)
+            mc_se=math.sqrt(p * (1.0 - p) / n_simulations) if sim and p == p else 0.0, **kw)
 
     what = (f"the exact {'lower bound' if sides == 'lower' else 'two-sided interval lower end'} "
             f"clears {target:g}" if goal == "lower"

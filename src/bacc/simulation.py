@@ -32,6 +32,7 @@ from ._engine.bounds.per_class import (
     wald_bounds,
     wilson_bounds,
 )
+from ._engine.deprecation import renamed_arguments
 from ._engine.validate import (
     MAX_SIMULATIONS,
     _short,
@@ -267,12 +268,41 @@ def _buehler_sim(k, n, w, alpha, sides) -> tuple[np.ndarray, np.ndarray]:
     return np.minimum(lo_u[inv], est), np.maximum(hi_u[inv], est)
 
 
+def _custom_bounds(method: Callable, k, n, confidence, sides) -> tuple[np.ndarray, np.ndarray]:
+    """A callable method's ``(lower, upper)``, checked: two arrays of one number per simulated
+    test set (shape ``(n_sim,)``; a single number stands for every test set), else a :class:`BaccError` naming the function and the shapes
+    expected and received."""
+    name = getattr(method, "__name__", None) or "the custom method"
+    label = name if name == "the custom method" else f"custom method {name!r}"
+    out = method(k, n, confidence, sides)
+    try:
+        lo, hi = out
+    except (TypeError, ValueError):
+        raise BaccError(f"{label} must return a pair (lower, upper); it returned "
+                        f"{type(out).__name__} {str(out)[:60]!r}") from None
+    bounds = []
+    for part, v in (("lower", lo), ("upper", hi)):
+        try:
+            arr = np.asarray(v, dtype=float)
+        except (TypeError, ValueError):
+            raise BaccError(f"{label} must return numbers; its {part} bounds are "
+                            f"{type(v).__name__} {str(v)[:60]!r}") from None
+        if arr.ndim == 0:  # one bound for every test set
+            arr = np.full(k.shape[0], float(arr))
+        if arr.shape != (k.shape[0],):
+            what = f"an array of shape {arr.shape}"
+            raise BaccError(f"{label} must return one {part} bound per simulated test set: given "
+                            f"k of shape {k.shape} it must return shape ({k.shape[0]},), but "
+                            f"returned {what}")
+        bounds.append(arr)
+    return bounds[0], bounds[1]
+
+
 def _intervals(method, k, n, w, confidence, sides, metric, prior):
     alpha = tail_level(confidence, sides)
     m = k.shape[1]
     if callable(method):
-        lo, hi = method(k, n, confidence, sides)
-        return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+        return _custom_bounds(method, k, n, confidence, sides)
     if metric == "precision":
         return _precision_union(k, n, confidence, sides, prior)
     if metric == "accuracy":
@@ -406,13 +436,14 @@ def _check_truth(class_sizes, true_class_accuracies) -> tuple[np.ndarray, np.nda
     return n.astype(np.int64), p
 
 
+@renamed_arguments(n_sim="n_simulations")
 def coverage(
     methods: str | Callable | Sequence,
     class_sizes: Sequence[int],
     true_class_accuracies: Sequence[float],
     *,
     confidence: float = 0.95,
-    n_sim: int = 100_000,
+    n_simulations: int = 100_000,
     random_state=None,
     metric: str = "balanced_accuracy",
     sides: str = "two",
@@ -432,7 +463,7 @@ def coverage(
         (approximate; see :func:`bacc.approx_interval`) and ``"bayes"`` (central credible interval of the
         posterior, ``bacc.posterior_balanced_accuracy(...).interval(confidence)``). A callable
         ``f(k, n, confidence, sides) -> (lower, upper)`` receives the simulated correct counts
-        ``k`` (int array, shape (n_sim, l)) and the class sizes ``n`` (shape (l,)); with
+        ``k`` (int array, shape (n_simulations, l)) and the class sizes ``n`` (shape (l,)); with
         ``metric="precision"``, ``k`` holds the counts of the class's column, ``C[j, label]``.
     class_sizes : sequence of int
         Test examples per class ``n_i`` (>= 1).
@@ -440,7 +471,7 @@ def coverage(
         True class accuracies ``p_i`` in [0, 1].
     confidence : float
         Nominal coverage of the intervals.
-    n_sim : int
+    n_simulations : int
         Number of simulated test sets.
     random_state : None, int or numpy.random.Generator
         Seed or generator for :func:`numpy.random.default_rng`.
@@ -503,7 +534,8 @@ def coverage(
     Wald interval collapse to a point, so it misses often; the union bound does not:
 
     >>> import bacc
-    >>> r = bacc.coverage(["union", "wald"], [20, 20], [0.99, 0.99], n_sim=20000, random_state=0)
+    >>> r = bacc.coverage(["union", "wald"], [20, 20], [0.99, 0.99], n_simulations=20000,
+    ...                   random_state=0)
     >>> r["union"].coverage >= 0.95, r["wald"].coverage < 0.95
     (True, True)
     """
@@ -521,7 +553,7 @@ def coverage(
             raise BaccError("prevalence= goes with metric='precision'")
         if label is not None:
             raise BaccError("label= goes with metric='precision'")
-    check_int(n_sim, "n_sim", 1, MAX_SIMULATIONS)
+    check_int(n_simulations, "n_simulations", 1, MAX_SIMULATIONS)
     w = check_weights(weights, n.size)
     if any(m == "bayes" for m in meths if isinstance(m, str)):
         a0, b0 = check_prior(prior, n.size)
@@ -536,10 +568,10 @@ def coverage(
         truth = float(pi[label] * column[label] / (pi @ column))
         pr = (pi, label)
         # the counts of the class's column: C[j, label] of n_j
-        k = rng.binomial(n, column, size=(int(n_sim), n.size))
+        k = rng.binomial(n, column, size=(int(n_simulations), n.size))
     else:
         truth = float(w @ p) if metric == "balanced_accuracy" else float(n @ p / n.sum())
-        k = rng.binomial(n, p, size=(int(n_sim), n.size))
+        k = rng.binomial(n, p, size=(int(n_simulations), n.size))
 
     results = []
     with Progress(len(meths), "simulating", enabled=progress, delay=_DELAY) as bar:
@@ -548,14 +580,14 @@ def coverage(
             lo, hi = _intervals(meth, k, n, w, c, sides, metric, pr)
             secs = time.perf_counter() - t0
             bar.advance()
-            results.append(_method_coverage(meth, lo, hi, truth, int(n_sim), secs))
+            results.append(_method_coverage(meth, lo, hi, truth, int(n_simulations), secs))
     return CoverageResult(
         methods=tuple(results),
         class_sizes=tuple(int(x) for x in n),
         true_class_accuracies=tuple(float(x) for x in p),
         true_value=truth,
         confidence=c,
-        n_sim=int(n_sim),
+        n_sim=int(n_simulations),
         sides=sides,
         metric=metric,
         weights=tuple(float(x) for x in w),

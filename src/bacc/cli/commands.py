@@ -247,7 +247,7 @@ def coverage(args) -> int:
                             "matrix of true row rates and label=")
     # one call: every method sees the same simulated test sets
     result = simulate(
-        methods, sizes, accs, confidence=args.confidence, n_sim=args.n_sim,
+        methods, sizes, accs, confidence=args.confidence, n_simulations=args.n_sim,
         random_state=args.seed, metric=args.metric, sides=args.sides, progress=True,
         prevalence=args.prevalence,
     )

@@ -69,7 +69,7 @@ def plan(args) -> int:
     result = plan_labels(
         cm, lower=args.lower, width=args.width, assurance=args.assurance, sides=args.sides,
         mix=parse_per_class(args.mix, _classes(cm, kw["labels"]), "--mix"),
-        budget=args.budget, method=args.method, n_sim=args.n_sim,
+        budget=args.budget, method=args.method, n_simulations=args.n_sim,
         random_state=args.random_state, max_labels=args.max_labels, **kw,
     )
     if args.format == "json":
