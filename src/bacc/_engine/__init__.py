@@ -15,6 +15,7 @@ Kernels, by what they compute:
   (rankings); :mod:`.joint`: joint posterior draws of several classifiers on one test set.
 * :mod:`.hierarchy`: the per-class hierarchical (mixed-effects) posteriors.
 
-Helpers: argument checks (:mod:`.validate`), result conversions (:mod:`.convert`) and work on
-several threads (:mod:`.threads`).
+Helpers: argument checks (:mod:`.validate`), result conversions (:mod:`.convert`), work on
+several threads (:mod:`.threads`) and old argument names kept for one release
+(:mod:`.deprecation`).
 """
