@@ -100,16 +100,6 @@ def _check_class_count(n: int) -> None:
         )
 
 
-def _is_missing(v) -> bool:
-    """None, NaN, NaT (anything that is not equal to itself)."""
-    if v is None:
-        return True
-    try:
-        return bool(v != v)
-    except (TypeError, ValueError):
-        return False
-
-
 def _fraction(v) -> float | None:
     """The value of a number (or of a text that reads as one) when it is not a whole number."""
     if isinstance(v, bool | np.bool_):
