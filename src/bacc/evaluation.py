@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import metrics
 from ._engine import beta as _beta
-from ._engine.convert import FrozenArrays, built_on_first_use, jsonable, readonly
+from ._engine.convert import FrozenArrays, jsonable, readonly
 from ._engine.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix, chance_level
 from .errors import BaccError
@@ -121,15 +122,18 @@ class Evaluation(FrozenArrays):
     balanced_accuracy: BalancedAccuracyPosterior = field(repr=False)
     accuracy_summary: PosteriorSummary
     balanced_accuracy_summary: PosteriorSummary
-    classes: tuple
     chance: float
     p_above_chance: float
+    #: What :attr:`classes` is built from: the matrix, the prior, the confidence and the
+    #: labels of the classes in the balanced accuracy.
+    class_source: tuple = field(repr=False, compare=False)
 
-    def __getattr__(self, name: str):
-        # ``classes``, which :func:`evaluate` leaves to be built on first use: for 1000 classes
-        # they cost 10-20 ms, a sixth of the whole evaluation, and many callers read the
-        # balanced accuracy only
-        return built_on_first_use(self, name, "classes", "_class_source", _class_results)
+    @functools.cached_property
+    def classes(self) -> tuple[ClassResult, ...]:
+        """Per-class counts, sample accuracy and posterior summary, built on first use (for
+        1000 classes they cost 10-20 ms, a sixth of the whole evaluation, and many callers
+        read the balanced accuracy only)."""
+        return _class_results(*self.class_source)
 
     @property
     def prior(self) -> tuple[np.ndarray, np.ndarray]:
@@ -303,10 +307,7 @@ def evaluate(
     acc = posterior_accuracy(cm, prior=(pa[0], pb[0]))
     chance = bal.chance
     bal_summary, p_above = _summary(bal, c, chance)
-    ev = object.__new__(Evaluation)
-    # every field but ``classes``, which :meth:`Evaluation.__getattr__` builds on first use
-    # (the arrays as read-only copies, as FrozenArrays makes them)
-    ev.__dict__.update(
+    return Evaluation(
         confusion=cm,
         confidence=c,
         prior_a=readonly(pa),
@@ -320,9 +321,8 @@ def evaluate(
         balanced_accuracy_summary=bal_summary,
         chance=chance,
         p_above_chance=p_above,
-        _class_source=(cm, readonly(pa), readonly(pb), c, frozenset(bal.labels)),
+        class_source=(cm, readonly(pa), readonly(pb), c, frozenset(bal.labels)),
     )
-    return ev
 
 
 def _class_results(cm: ConfusionMatrix, pa: np.ndarray, pb: np.ndarray, c: float,
