@@ -246,12 +246,14 @@ ROWS: dict[str, Row] = {
                                               random_state=1),
         forms=MATRIX_FORMS, relabel_tol=0.05, note="Monte Carlo draws per class"),
     "plan_labels": Row(
-        lambda d, form: bacc.plan_labels(_matrix(form, d.cm()), lower=0.3,
+        lambda d, form: bacc.plan_labels(_matrix(form, d.cm()), lower=0.05,
                                          mix=_weights("dict", d) if form == "cm"
                                          else [d.weights[c] for c in d.classes],
-                                         method="simulate", random_state=0)
+                                         method="simulate", n_simulations=500, random_state=0,
+                                         max_labels=5000)
         if len(d.classes) > 2 else
-        bacc.plan_labels(_matrix(form, d.cm()), lower=0.3, mix=_weights("dict", d)),
+        bacc.plan_labels(_matrix(form, d.cm()), lower=0.05, mix=_weights("dict", d),
+                         max_labels=5000),
         forms=MATRIX_FORMS, slow=True, relabel_tol=0.0, keeps=("forms", "travel", "untouched"),
         note="a plan's numbers depend on the class order only through simulation draws"),
     "next_label": Row(
@@ -300,8 +302,9 @@ def flat_numbers(obj, *, skip_keys=("labels", "classes", "class_labels", "names"
     def walk(x):
         if isinstance(x, dict):
             for k, v in x.items():
-                # positions in the class order move with it; the labels are no numbers
-                if k not in skip_keys and not str(k).endswith("index"):
+                # positions in the class order move with it; the labels are no numbers; the
+                # time a computation took is no result
+                if k not in skip_keys and not str(k).endswith("index") and k != "seconds":
                     walk(v)
         elif isinstance(x, list | tuple):
             for v in x:
