@@ -80,3 +80,33 @@ def test_adaptive_draws_report_calibrated_errors():
                    (p.upper - exact[LEVELS[2]]) / p.mc_se["upper"]]
     rms = float(np.sqrt(np.mean(np.square(ratios))))
     assert 0.88 <= rms <= 1.07, rms
+
+
+def _per_class(P):
+    return P[:, :, 0]
+
+
+@pytest.mark.parametrize(("fn", "needle"), [
+    (lambda P: 0.5, r"custom metric '<lambda>' must return one number per matrix of P: given P "
+                    r"of shape \(1, 2, 2\).*must return shape \(1,\), but returned a scalar"),
+    (_per_class, r"custom metric '_per_class' must return one number.*returned an array of "
+                 r"shape \(1, 2\)"),
+    (lambda P: "high", r"must return numbers, one per matrix of P; it returned str"),
+    (lambda P: P[:1, 0, 0], r"given P of shape \(\d+, 2, 2\).*must return shape \(\d+,\), but "
+                            r"returned an array of shape \(1,\)"),
+])  # fmt: skip
+def test_a_custom_metric_of_the_wrong_shape_gets_a_clear_error(fn, needle):
+    with pytest.raises(bacc.BaccError, match=needle):
+        bacc.posterior_metric(CM, fn, n_draws=1000)
+
+
+@pytest.mark.parametrize("bounds", [lambda k, n, c, s: (k / n, k / n), lambda k, n, c, s: 3])
+def test_a_custom_coverage_method_of_the_wrong_shape_gets_a_clear_error(bounds):
+    with pytest.raises(bacc.BaccError, match="custom method '<lambda>' must return"):
+        bacc.coverage(bounds, [20, 20], [0.8, 0.7], n_sim=500, random_state=0)
+
+
+def test_a_custom_coverage_method_may_return_one_bound_for_every_test_set():
+    res = bacc.coverage(lambda k, n, c, s: (0.1, 0.9), [20, 20], [0.8, 0.7], n_sim=500,
+                        random_state=0)
+    assert res.to_dict()
