@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._engine.beta import posterior_parameters
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.sums.rows import interval_and_tail, steps
 from ._engine.threads import Background, check_workers
@@ -342,8 +343,7 @@ def evaluate_many(
     with np.errstate(invalid="ignore", divide="ignore"):
         rec = np.where(inc, k / np.where(inc, n, 1.0), 0.0)
     sample_bal = rec.sum(axis=1) / m
-    A = k + pa[None, :]
-    B = n - k + pb[None, :]
+    A, B = posterior_parameters(k, n, pa[None, :], pb[None, :])
     post_mean = np.where(inc, A / (A + B), 0.0).sum(axis=1) / m
     # exact union bound per group: on a thread of its own while the posteriors are computed
     ex_lo = np.empty(G)

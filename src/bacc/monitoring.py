@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from ._engine.beta import posterior_parameters
 from ._engine.bounds.per_class import cp_bounds, per_bound_alpha
 from ._engine.convert import FrozenArrays, jsonable
 from ._engine.sums.rows import p_worse, steps
@@ -204,7 +205,7 @@ class Monitoring(FrozenArrays):
         pa, pb = check_prior(self.prior, len(self.labels), classes=self.labels)
         inc = np.flatnonzero(self.support[i] > 0)
         k, n = self.correct[i, inc], self.support[i, inc]
-        return BetaSum(k + pa[inc], n - k + pb[inc], np.full(inc.size, 1.0 / inc.size))
+        return BetaSum(*posterior_parameters(k, n, pa[inc], pb[inc]), np.full(inc.size, 1.0 / inc.size))
 
     def first_alarm(self, detector: Any, *, after: Any = None) -> _dt.datetime | None:
         """Start of the first alarming window of ``detector`` (at or after ``after``), or None."""
@@ -493,7 +494,7 @@ def false_alarm_rate(
     inc = np.isfinite(th) & (n > 0)
     t = np.clip(np.nan_to_num(th, nan=0.5), 0.0, 1.0)
     k = rng.binomial(n, t)
-    a, b = k + pa, n - k + pb
+    a, b = posterior_parameters(k, n, pa, pb)
     _, ex_hi = _exact_union(k, n, inc, confidence)
     if number is not None:
         p = _p_worse(a, b, inc, None, None, number, margin)
@@ -502,7 +503,7 @@ def false_alarm_rate(
         nb = np.asarray(base_support, np.int64)[rows]
         inc &= nb > 0
         kb = rng.binomial(nb, t)
-        p = _p_worse(a, b, inc, kb + pa, nb - kb + pb, None, margin)
+        p = _p_worse(a, b, inc, *posterior_parameters(kb, nb, pa, pb), None, margin)
         base_lo, _ = _exact_union(kb, nb, inc, confidence)
     alarm = _alarms(rule, p, ex_hi, base_lo, alarm_at, margin)
     rate = float(alarm.mean())
@@ -721,15 +722,14 @@ def monitor(
         inc &= (det_n > 0)[det] & (base_n > 0)
         inc &= np.all((base_n > 0) | (det_n == 0)[det], axis=1)[:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
-            A, B = base_k + pa, base_n - base_k + pb
+            A, B = posterior_parameters(base_k, base_n, pa, pb)
             base_mean = np.where(inc, A / (A + B), 0.0).sum(axis=1) / inc.sum(axis=1)
         base_lo, _ = _exact_union(base_k, base_n, inc, c)
     # a window lacking a class of its detector has no comparable balanced accuracy
     complete = np.all(inc | (det_n == 0)[det], axis=1) & (inc.sum(axis=1) >= 2)
     inc &= complete[:, None]
-    p = _p_worse(k + pa, n - k + pb, inc,
-                 None if base_k is None else base_k + pa,
-                 None if base_k is None else base_n - base_k + pb, number, margin, progress)
+    base = (None, None) if base_k is None else posterior_parameters(base_k, base_n, pa, pb)
+    p = _p_worse(*posterior_parameters(k, n, pa, pb), inc, *base, number, margin, progress)
     base_mean = np.where(complete, base_mean, np.nan)
     base_lo = np.where(complete, base_lo, np.nan)
     alarm = _alarms(rule, p, ev.exact_upper, base_lo, alarm_at, margin)

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ._engine.beta import posterior_parameters
 from ._engine.bounds.assurance import AssuranceModel
 from ._engine.bounds.per_class import cp_bounds, per_bound_alpha
 from ._engine.deprecation import renamed_arguments
@@ -344,7 +345,7 @@ def _design_prior(prior, accuracies, k, n, classes) -> tuple[np.ndarray, np.ndar
         text = "fixed class accuracies " + ", ".join(f"{x:g}" for x in p)
         return np.ones(l), np.ones(l), p, text
     a0, b0 = check_prior(prior, l, classes=classes)
-    a, b = a0 + k, b0 + (n - k)
+    a, b = posterior_parameters(k, n, a0, b0)
     if np.ptp(a0) == 0 and np.ptp(b0) == 0:
         base = "flat" if (a0[0], b0[0]) == (1.0, 1.0) else f"Beta({a0[0]:g}, {b0[0]:g})"
     else:

@@ -13,6 +13,7 @@ import functools
 
 import numpy as np
 
+from ._engine.beta import posterior_parameters
 from ._engine.validate import check_prior
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes, chance_level
 from .distributions import BetaPosterior, BetaSum
@@ -126,7 +127,7 @@ def posterior_accuracy(cm, *, prior=(1.0, 1.0), rows: str = "true") -> BetaPoste
     cm = as_confusion_matrix(cm, rows=rows)
     a, b = _accuracy_prior(prior)
     k, n = cm.total_correct, cm.total
-    return BetaPosterior(k + a, n - k + b)
+    return BetaPosterior(*posterior_parameters(k, n, a, b))
 
 
 def posterior_class_accuracies(cm, *, prior=(1.0, 1.0), rows: str = "true") -> list[BetaPosterior]:
@@ -191,7 +192,8 @@ def balanced_components(
     idx = np.flatnonzero(keep)[nz]
     k, n = cm.correct, cm.support
     labels = tuple(cm.labels[i] for i in idx)
-    return (k + a0)[idx].astype(float), (n - k + b0)[idx].astype(float), w_kept[nz], labels
+    a, b = posterior_parameters(k, n, a0, b0)
+    return a[idx].astype(float), b[idx].astype(float), w_kept[nz], labels
 
 
 def posterior_balanced_accuracy(

@@ -14,6 +14,7 @@ import numpy as np
 from scipy import special as sc
 
 __all__ = [
+    "posterior_parameters",
     "beta_cdf",
     "beta_quantiles",
     "beta_sf",
@@ -25,6 +26,41 @@ __all__ = [
     "beta_tails",
     "beta_tail_span",
 ]
+
+
+def posterior_parameters(correct, total, prior_a, prior_b):
+    """Parameters of the Beta posterior of an accuracy: ``(k + a, n - k + b)``.
+
+    The one home of the conjugate update that every posterior of bacc uses (Brodersen et al.
+    (2010), eq. 1; Carrillo et al. (2014), eq. 8): ``k`` correct of ``n`` under a
+    ``Beta(a, b)`` prior. Scalars or broadcasting arrays.
+
+    Parameters
+    ----------
+    correct, total : int, float or array_like
+        ``k`` and ``n``.
+    prior_a, prior_b : float or array_like
+        The prior's parameters.
+
+    Returns
+    -------
+    tuple
+        ``(k + a, n - k + b)``.
+
+    References
+    ----------
+    .. [1] Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The balanced
+       accuracy and its posterior distribution. Proc. 20th ICPR, 3121-3124, eq. 1.
+    .. [2] Carrillo, H., Brodersen, K. H. & Castellanos, J. A. (2014). Probabilistic
+       performance evaluation for multiclass classification using the posterior balanced
+       accuracy. ROBOT2013, 347-361, eq. 8.
+
+    Examples
+    --------
+    >>> posterior_parameters(46, 55, 1.0, 1.0)
+    (47.0, 10.0)
+    """
+    return correct + prior_a, total - correct + prior_b
 
 
 def beta_cdf(x, a, b):
