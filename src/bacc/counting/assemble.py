@@ -16,6 +16,7 @@ import numpy as np
 
 from ..confusion import ConfusionMatrix, check_label_values, label_order
 from ..errors import BaccError, BaccWarning
+from ..labels import label_kind
 from .grouped import GroupedCounts
 from .tally import Spec, Tally, clean_value
 
@@ -36,11 +37,9 @@ def _kind(v) -> str:
 
 
 def _check_label_types(seen: dict[str, dict[str, Any]], spec: Spec, where: str) -> None:
-    """``seen[column][kind] = an example``; refuse labels of more than one type."""
-    def family(k: str) -> str:
-        return "number" if k in ("int", "float") else k
-
-    families = {family(k) for per in seen.values() for k in per}
+    """``seen[column][type] = an example``; refuse labels of more than one kind (the rule of
+    :func:`bacc.labels.check_one_kind`: numbers, text, booleans), naming each column's types."""
+    families = {label_kind(v) for per in seen.values() for v in per.values()}
     if len(families) <= 1:
         return
     parts = []
