@@ -10,8 +10,9 @@ population balanced accuracy is the average over classes of the population mean 
 Unlike the variational approximation of the ``micp`` package (Brodersen et al. 2013), the
 posterior here is exact: the two hyperparameters of each class are integrated on an adaptive
 grid (:mod:`bacc._engine.hierarchy`) and the classes are combined by convolution
-(:mod:`bacc._engine.sums.grid_average`); results are deterministic and accurate to about 1e-9 in the
-CDF (the per-subject posteriors to about 1e-6).
+(:mod:`bacc._engine.sums.grid_average`), or, where a class has its mass at 0 or 1 (perfect or
+all-wrong subjects), by quadrature in the classes' logits (:class:`_EdgeSum`); results are
+deterministic and accurate to about 1e-9 in the CDF (the per-subject posteriors to about 1e-6).
 """
 
 from __future__ import annotations
@@ -563,7 +564,13 @@ def population(
     put it within about 1e-9 of the exact CDF, and the tests check it against mpmath (each
     subject's marginal likelihood, to 2e-9), a long MCMC run of the same model (within its
     Monte Carlo error, ~1e-4), a dense plain grid (beta-binomial evidence and means, to 1e-8)
-    and by simulation-based calibration. The per-subject posteriors are tabulated more
+    and by simulation-based calibration, and at the closed-form edges (beta-binomial with one
+    example per subject: exactly ``Beta(am + K, bm + M - K)``, all perfect, all wrong, a class
+    seen in one subject only). A class with mass within a few grid steps of 0 or 1 (a
+    beta-binomial class of perfect subjects has a density that jumps at 1) is not summed on
+    the grid, whose trapezoidal convolution assumes densities that vanish smoothly, but by
+    quadrature in its logit, split where the other classes' sum reaches an end of its range
+    (:class:`_EdgeSum`). The per-subject posteriors are tabulated more
     coarsely (12 steps per sd): to about 1e-6, except where mass piles up at 0 or 1 (a new
     subject's predictive law, whose small population precisions put mass near both ends, and
     perfect or all-wrong subjects under the beta-binomial model): the exact mass beyond the
@@ -621,10 +628,12 @@ def population(
     fits = tuple(ClassFit(k[i], n[i], model, pr) for i in range(l))
     h, starts, dens = _sampled([_population_part(f) for f in fits], "population balanced accuracy", STEPS_PER_SD)
     edge = [i for i, f in enumerate(fits) if _end_mass(f, h) > _EDGE_MASS]
-    if edge and len(edge) > _MAX_EDGE:
-        notes.append(f"{len(edge)} classes have mass at 0 or 1 (perfect or all-wrong subjects): "
-                     f"the population balanced accuracy is tabulated to about 1e-4, not 1e-9 "
-                     f"(exact for up to {_MAX_EDGE} such classes)")  # fmt: skip
+    levels = len(edge) - (len(edge) == l)  # an end class is the innermost when none is smooth
+    if edge and levels > _MAX_LEVELS:
+        notes.append(f"{len(edge)} of the {l} classes have much of their mass at 0 or 1 (perfect "
+                     "or all-wrong subjects): the population balanced accuracy is summed on a "
+                     "grid that assumes smooth densities, to about 1e-4 rather than 1e-9 (exact: "
+                     "one such class beside smooth ones, or two classes)")  # fmt: skip
         edge = []
     what = "population balanced accuracy"
     if edge:
@@ -637,7 +646,7 @@ def population(
     summ, p_above = _summary(dist, c, chance)
     classes = []
     for i, f in enumerate(fits):
-        if i in edge:
+        if i in edge or (_end_mass(f, h) > _EDGE_MASS):
             acc = _edge_average([f], None, [f], f"class {names[i]!r}")
         elif dens[i].size > 2:
             acc = _grid_average([starts[i]], h, [dens[i]], f"class {names[i]!r}")
@@ -659,9 +668,9 @@ def population(
     )  # fmt: skip
 
 
-_EDGE_STEPS = 40  # a class with mass within this many grid steps of 0 or 1 ...
-_EDGE_MASS = 1e-13  # ... beyond this is summed by the end-exact method (:class:`_EdgeSum`)
-_MAX_EDGE = 3  # at most this many such classes (the cost grows as nodes^(classes - 1))
+_EDGE_STEPS = 8  # a class with mass within this many grid steps of 0 or 1 ...
+_EDGE_MASS = 1e-4  # ... beyond this is summed by the end-exact method (:class:`_EdgeSum`)
+_MAX_LEVELS = 1  # nested quadratures at most (their cost grows as nodes^levels)
 _W = 36.0  # the logistic map's range in w (the ends left out hold below e^-36)
 
 

@@ -28,7 +28,7 @@ posterior, with each subject's marginal likelihood computed at every grid node:
 3. *Fitting and checks.* Each row's range is fitted to the exact log density (narrowed to
    where it is within 50 of the row's peak, widened where an end is not 32 below it); the
    ``v`` range is widened until both end rows are 32 below the peak; the Chebyshev points are
-   multiplied until the interpolants' last coefficients are below 1e-9; the ``v`` step is
+   multiplied until the interpolants' last coefficients are below 1e-11; the ``v`` step is
    halved until the trapezoidal rule on every other row agrees to 3e-6 (error ~1e-11).
 4. *Rule.* The log posterior is interpolated from the Chebyshev points to a trapezoidal grid
    of 91 points per row (barycentric formula); rows more than 46 below the peak are dropped.
@@ -75,6 +75,8 @@ _DEAD = 46.0  # rows whose peak is this far below the top carry no weight (e^-46
 _MAX_REFINE = 5
 _STEP = 0.55  # spread-grid step in approximate sds
 _GRID_STEPS = 4.0  # rho-grid steps per width of the narrower of likelihood and normal density
+_CHEB_TOL = 1e-11  # last Chebyshev coefficients of the rows' log densities below this (relative)
+_LOGIT_STEPS = 24  # steps per logit sd of the tabulated logit density (error ~1e-10)
 _GH_BELOW = 0.8  # rows whose normal density is narrower than this many likelihood widths use GH
 
 
@@ -433,7 +435,7 @@ class ClassFit:
         sd = np.sqrt((w * (scan - mean) ** 2).sum() / w.sum())
         step = _STEP * max(sd, 1e-3)
         level = 0
-        for _ in range(_MAX_WIDEN):
+        for _ in range(_MAX_WIDEN + 3):  # (widenings, and up to three refinements)
             t = max(12, int(np.ceil((hi - lo) / step)) + 1)
             v = np.linspace(lo, hi, t)
             centre, scale, x, lp, ll = self._rows(v, level)
@@ -496,10 +498,15 @@ class ClassFit:
 
     def _resolved(self, lp, level: int) -> bool:
         """Whether the Chebyshev interpolants of the rows that carry weight have converged:
-        their last three coefficients below 1e-9 (the log density's interpolation error)."""
+        their last three coefficients below 1e-11 (the log density's interpolation error; the
+        logit density of :meth:`logit_table` is read from these interpolants), or 1e-9 after
+        three refinements."""
         live = lp.max(axis=1) > lp.max() - _DEAD
         coef = lp[live] @ _rules(level, self._cheb)[4].T
-        return bool(np.abs(coef[:, -3:]).max() <= 1e-9 * max(1.0, float(np.abs(coef).max())))
+        # a row whose interpolant stalls above _CHEB_TOL (rounding in a log density of large
+        # magnitude) is accepted at 1e-9 from the third refinement on
+        tol = _CHEB_TOL if level < 3 else 1e-9
+        return bool(np.abs(coef[:, -3:]).max() <= tol * max(1.0, float(np.abs(coef).max())))
 
     def _rows(self, v, level: int):
         """Centres, scales, Chebyshev nodes, log joint density and per-subject log marginal
@@ -566,6 +573,51 @@ class ClassFit:
         g = sc.expit(self.x)
         live = self.weights > 1e-18 * self.weights.max()
         return float(g[live].min()), float(g[live].max())
+
+    def logit_density(self, x) -> np.ndarray:
+        """Posterior density of the location ``x`` (the logit of the population accuracy).
+
+        The rows' log densities are read from their Chebyshev interpolants (barycentric
+        formula, exact to the interpolants' accuracy) and summed over the rows by the
+        trapezoidal rule in ``v``. Unlike :meth:`population_density` this resolves the
+        density wherever it is (the logit of an accuracy near 1 is not representable as a
+        float accuracy) and to about 1e-10 relative.
+        """
+        x = np.asarray(x, dtype=float)
+        out = np.zeros(x.size)
+        live = np.flatnonzero(self._lp.max(axis=1) > self._lp.max() - _DEAD)
+        for r in live:
+            u = (x - self._centre[r]) / (self._scale[r] * self._umax)
+            inside = np.flatnonzero(np.abs(u) <= 1.0)
+            if inside.size:
+                m = _barycentric_matrix(self._cpts, self._cw, u[inside])
+                out[inside] += np.exp(m @ self._lp[r] - self.log_evidence)
+        return out * self._dv
+
+    def logit_moments(self) -> tuple[float, float]:
+        """Posterior mean and sd of the location ``x``."""
+        mean = float((self.weights * self.x).sum())
+        return mean, float(np.sqrt(max((self.weights * (self.x - mean) ** 2).sum(), 0.0)))
+
+    def population_m3(self) -> float:
+        """Third central moment of the population accuracy ``sigmoid(x)``."""
+        g = sc.expit(self.x)
+        mean = float((self.weights * g).sum())
+        return float((self.weights * (g - mean) ** 3).sum())
+
+    @functools.cached_property
+    def logit_table(self):
+        """The distribution of ``x`` as a :class:`bacc._engine.sums.grid_average.GridSum` (one component,
+        scale 1): its density sampled every ``1/24`` of its sd over the nodes that carry
+        weight, where it has fallen by ``e^-46`` at both ends; cdf, sf, pdf at any ``x``."""
+        from .sums.grid_average import GridSum
+
+        live = self.weights > 1e-20 * self.weights.max()
+        xs = np.broadcast_to(self.x, self.weights.shape)[live]
+        lo, hi = float(xs.min()), float(xs.max())
+        h = self.logit_moments()[1] / _LOGIT_STEPS
+        grid = lo + h * np.arange(int(np.ceil((hi - lo) / h)) + 1)
+        return GridSum([lo], h, [self.logit_density(grid)], 1.0)
 
     def population_density(self, g) -> np.ndarray:
         """Posterior density of the population accuracy at ``g`` (in (0, 1))."""
