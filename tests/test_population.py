@@ -415,7 +415,7 @@ def test_a_subject_without_examples_of_a_class_is_reported_and_informed_by_the_o
         (dict(data=[[[5, 1], [2, 6]]] * 2, prior={"eta0": -1}), "positive"),
         (dict(data=[[[5, 1], [2, 6]]] * 2, prior={"sigma": 1}), "unknown prior"),
         (dict(data=["a", "b"], y_pred=["a", "b"], groups=["g"]), "same length"),
-        (dict(data=["a", "b"], y_pred=["a", "b"], groups=[[1], [2]]), "groups must be values"),
+        (dict(data=["a", "b"], y_pred=["a", "b"], groups=[[1], [2]]), "groups must be one-dimensional"),
         (dict(correct=[[1, 0], [2, 0]], totals=[[2, 0], [3, 0]]), "subject 1 has no examples"),
         (dict(correct=[[3, 3]], totals=[[1e20, 5]]), "at most 10^13"),  # not wrapped to negative
         (dict(data=[[[10**14, 0], [0, 1]], [[1, 0], [0, 1]]]), "at most 10^13"),
