@@ -927,9 +927,15 @@ def test_cli_report_never_replaces_a_fifo(tmp_path, capsys):
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     rc, _, err = _run(["report", "--matrix", "42,3;6,4", "-o", str(fifo)], capsys)
-    if reader.is_alive():  # nothing was written: release the reader
-        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-    reader.join(10)
+    reader.join(2)
+    for _ in range(100):  # nothing was written: release the reader waiting in open()
+        if not reader.is_alive():
+            break
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:  # the reader is not in open() yet
+            pass
+        reader.join(0.05)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     if rc == 2:
         _one_line_error(rc, err)
@@ -1025,3 +1031,81 @@ def test_cli_rank_and_compare_json(capsys):
     )
     rc, out, _ = _run(["rank", "--matrix", "A=42,3;6,4", "--matrix", "A=40,5;3,7"], capsys)
     assert rc == 0 and "A (2)" in out
+
+
+# ---------------------------------------------------------------------------------------------
+# Constructors and the remaining interval functions
+# ---------------------------------------------------------------------------------------------
+
+
+def test_constructors_by_hand():
+    folds = [[[20, 2], [3, 5]], [[18, 4], [2, 6]]]
+    assert bacc.ConfusionMatrix.from_folds(iter(folds)).counts.tolist() == [[38, 6], [5, 11]]
+    paper = bacc.ConfusionMatrix.from_matrix([[42, 6], [3, 4]], rows="predicted")
+    assert paper.counts.tolist() == CM
+    sup = bacc.ConfusionMatrix.from_predictions([1, 2], [1, 2], labels=[3, 2, 1])
+    assert sup.counts.tolist() == [[0, 0, 0], [0, 1, 0], [0, 0, 1]]
+    order = bacc.ConfusionMatrix.from_predictions(
+        ["a", "b", "b"], ["a", "a", "b"], labels=["b", "a"]
+    )
+    assert order.counts.tolist() == [[1, 1], [0, 1]]
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: bacc.ConfusionMatrix.from_folds([[[1, 2], [3, 4]], np.ones((3, 3), int)]),
+         "classes"),
+        (lambda: bacc.ConfusionMatrix.from_folds([]), "at least one"),
+        (lambda: bacc.ConfusionMatrix.from_matrix(CM, rows="pred"), "rows"),
+        (lambda: bacc.ConfusionMatrix.from_matrix(CM, labels=["a"]), "labels"),
+        (lambda: bacc.ConfusionMatrix.from_matrix(CM, labels=["a", "a"]), "distinct"),
+        (lambda: bacc.ConfusionMatrix.from_matrix(CM, labels=["a", None]), "missing"),
+        (lambda: bacc.ConfusionMatrix.from_matrix(CM, labels=[1, "1"]), "mix"),
+        (lambda: bacc.ConfusionMatrix.from_matrix(CM, labels=[1, 1.0]), "distinct"),
+        (lambda: bacc.ConfusionMatrix.from_predictions([1, 2, 3], [1, 2, 3], labels=[1, 2]),
+         "not in labels"),
+        (lambda: bacc.fold_sem_interval([CM]), "2 folds"),
+        (lambda: bacc.class_intervals(CM, adjust="bonferroni"), "adjustment"),
+        (lambda: bacc.coverage("union", [20, 20], [0.99], n_simulations=200), "one value"),
+    ],
+)
+def test_constructor_and_interval_refusals(call, match):
+    with pytest.raises(bacc.BaccError, match=match):
+        call()
+
+
+def test_fold_sem_and_wald_by_hand():
+    folds = [[[20, 2], [3, 5]], [[18, 4], [2, 6]]]
+    accs = [25 / 30, 24 / 30]
+    ref = np.mean(accs) - 2 * np.std(accs, ddof=1) / np.sqrt(2)
+    assert bacc.fold_sem_interval(folds).lower == pytest.approx(ref)
+    est = 0.5 * (42 / 45 + 4 / 10)
+    sd = np.sqrt(0.25 * ((42 / 45) * (3 / 45) / 45 + 0.4 * 0.6 / 10))
+    wald = bacc.approx_interval(CM, method="wald")
+    assert wald.lower == pytest.approx(est - stats.norm.ppf(0.975) * sd)
+    assert wald.guaranteed is False
+    assert bacc.posterior_accuracy(CM).mean() == pytest.approx(47 / 57)
+    post = bacc.posterior_balanced_accuracy(
+        bacc.ConfusionMatrix(CM, labels=["x", "y"]), weights={"y": 0.2, "x": 0.8}
+    )
+    assert post.mean() == pytest.approx(_mean_ba(CM, weights=[0.8, 0.2]))
+
+
+def test_coverage_of_the_union_bound_by_enumeration():
+    # every outcome of two classes of 20, weighted by its binomial probability
+    n, acc = 20, (0.99, 0.9)
+    lam = sum(acc) / 2
+    bounds = [[_cp(k, n, 0.0125) for k in range(n + 1)] for _ in acc]
+    cover = 0.0
+    for k0 in range(n + 1):
+        for k1 in range(n + 1):
+            lo = (bounds[0][k0][0] + bounds[1][k1][0]) / 2
+            hi = (bounds[0][k0][1] + bounds[1][k1][1]) / 2
+            if lo <= lam <= hi:
+                cover += stats.binom.pmf(k0, n, acc[0]) * stats.binom.pmf(k1, n, acc[1])
+    res = bacc.coverage("union", [20.0, 20.0], [0.99, 0.9], weights={0: 0.5, 1: 0.5},
+                        n_simulations=20_000, random_state=0)
+    m = res.methods[0]
+    assert abs(m.coverage - cover) < 4 * max(m.mc_se, 1e-3)
+    _travels(res)
