@@ -133,7 +133,14 @@ def parse_per_class(text: str | None, labels: Sequence | None, option: str):
     if not parts:
         raise BaccError(f"{option} {text!r}: give one value per class, e.g. 0.7,0.3 or pos=0.7,neg=0.3")
     if not any("=" in p for p in parts):
-        return [_number(p, f"{option} {text!r}") for p in parts]
+        values = [_number(p, f"{option} {text!r}") for p in parts]
+        if labels is not None and len(values) not in (1, len(labels)) or (
+                option == "--weights" and labels is not None and len(values) != len(labels)):
+            raise BaccError(
+                f"{option} has {len(values)} values but there are {len(labels)} classes "
+                f"({', '.join(map(str, labels))})"
+            )
+        return values
     if not all("=" in p for p in parts):
         raise BaccError(f"{option} {text!r}: use either all 'label=value' or plain values in class order")
     classes = list(labels) if labels is not None else list(range(len(parts)))
