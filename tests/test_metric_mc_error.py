@@ -103,10 +103,10 @@ def test_a_custom_metric_of_the_wrong_shape_gets_a_clear_error(fn, needle):
 @pytest.mark.parametrize("bounds", [lambda k, n, c, s: (k / n, k / n), lambda k, n, c, s: 3])
 def test_a_custom_coverage_method_of_the_wrong_shape_gets_a_clear_error(bounds):
     with pytest.raises(bacc.BaccError, match="custom method '<lambda>' must return"):
-        bacc.coverage(bounds, [20, 20], [0.8, 0.7], n_sim=500, random_state=0)
+        bacc.coverage(bounds, [20, 20], [0.8, 0.7], n_simulations=500, random_state=0)
 
 
 def test_a_custom_coverage_method_may_return_one_bound_for_every_test_set():
-    res = bacc.coverage(lambda k, n, c, s: (0.1, 0.9), [20, 20], [0.8, 0.7], n_sim=500,
+    res = bacc.coverage(lambda k, n, c, s: (0.1, 0.9), [20, 20], [0.8, 0.7], n_simulations=500,
                         random_state=0)
     assert res.to_dict()
