@@ -1109,3 +1109,40 @@ def test_coverage_of_the_union_bound_by_enumeration():
     m = res.methods[0]
     assert abs(m.coverage - cover) < 4 * max(m.mc_se, 1e-3)
     _travels(res)
+
+
+def test_more_per_class_options_by_label():
+    other = bacc.ConfusionMatrix([[90, 10], [3, 7]], labels=["neg", "pos"])
+    c = bacc.compare(LABELLED, other, weights={"pos": 0.3, "neg": 0.7})
+    assert c.difference.mean() == pytest.approx(0.7 * (96 - 91) / 102 + 0.3 * (9 - 8) / 12)
+    named = bacc.ConfusionMatrix(PREC_CM, labels=["n", "p"])
+    s = pd.Series({"p": 0.00425, "n": 0.99575})
+    got = bacc.posterior_metric(named, "precision", label="p", prevalence=s).median
+    ref = bacc.posterior_metric(PREC_CM, "precision", label=1, prevalence=[0.99575, 0.00425])
+    assert got == pytest.approx(ref.median, abs=1e-12)
+    kept = bacc.evaluate([[5, 1, 0], [1, 5, 0], [0, 0, 0]], empty="keep", weights=[0.4, 0.4, 0.2])
+    assert kept.balanced_accuracy.mean() == pytest.approx(0.4 * 6 / 8 * 2 + 0.2 * 0.5)
+    with pytest.raises(bacc.BaccError, match="accuracies"):
+        bacc.next_label(LABELLED, accuracies=[0.9, 0.8, 0.7])
+    with pytest.raises(bacc.BaccError, match="target"):
+        bacc.next_label(LABELLED, criterion="clear", target=np.nan)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(by="d"), "nulls='drop'"),
+        (dict(baseline="2025-01-01:2025-02-01"), "no examples"),
+        (dict(baseline="2026-02-01:2026-01-01"), "start must come first"),
+        (dict(baseline="yesterday"), "not a baseline"),
+        (dict(baseline="previous", lookback=0), "lookback"),
+        (dict(margin=np.nan), "margin"),
+    ],
+)
+def test_monitor_option_refusals(kwargs, match):
+    df = pd.DataFrame({
+        "ts": pd.date_range("2026-01-01", periods=40, freq="6h"),
+        "t": [0, 1] * 20, "p": [0, 1, 1, 0] * 10, "d": ["a", None] * 20,
+    })
+    with pytest.raises(bacc.BaccError, match=match):
+        _mon(df, **kwargs)
