@@ -35,6 +35,7 @@ and the numbers are the same for any number of threads (tested bit for bit).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,12 +49,11 @@ from ._engine.validate import (
     check_confidence,
     check_count_limit,
     check_prior,
-    check_sequence,
     unmasked,
 )
 from .confusion import ConfusionMatrix, included_classes
 from .distributions import BetaSum
-from .errors import BaccError, require
+from .errors import BaccError, BaccWarning, require
 from .labels import check_classes
 from .progress import Progress
 
@@ -175,10 +175,10 @@ def _as_stack(counts, groups, labels, rows):
         and not isinstance(counts, ConfusionMatrix)
     ):
         arr = np.asarray(counts.counts)
-        groups = tuple(counts.groups) if groups is None else check_sequence(groups, "groups")
+        groups = tuple(counts.groups) if groups is None else check_classes(groups, name="groups")
         labels = tuple(counts.labels) if labels is None else check_classes(labels, name="labels")
     elif isinstance(counts, dict):
-        groups = tuple(counts) if groups is None else check_sequence(groups, "groups")
+        groups = tuple(counts) if groups is None else check_classes(groups, name="groups")
         mats = [
             c if isinstance(c, ConfusionMatrix) else ConfusionMatrix.from_matrix(c, rows=rows)
             for c in counts.values()
@@ -199,13 +199,28 @@ def _as_stack(counts, groups, labels, rows):
         raise BaccError(f"counts must have shape (groups, classes, classes), got {arr.shape}")
     stack = _validate_stack(arr)
     G, l = stack.shape[:2]
-    groups = tuple(range(G)) if groups is None else check_sequence(groups, "groups")
+    groups = tuple(range(G)) if groups is None else check_classes(groups, name="groups")
     if len(groups) != G:
         raise BaccError(f"groups has {len(groups)} names but counts has {G} groups")
     labels = tuple(range(l)) if labels is None else check_classes(labels, name="labels")
     if len(labels) != l:
         raise BaccError(f"labels has {len(labels)} entries but the matrices have {l} classes")
     return stack, groups, labels
+
+
+def _warn_left_out(inc: np.ndarray, groups: tuple, labels: tuple) -> None:
+    """One warning for the groups whose balanced accuracy leaves out a class without true
+    examples (as :func:`bacc.evaluate` warns for one matrix), naming the first."""
+    short = ~inc.all(axis=1)
+    if short.any():
+        g = int(np.flatnonzero(short)[0])
+        missing = [labels[i] for i in np.flatnonzero(~inc[g])]
+        warnings.warn(
+            f"{int(short.sum())} of {inc.shape[0]} groups have classes with no true examples, "
+            f"left out of their balanced accuracy (e.g. group {groups[g]!r}: class(es) "
+            f"{missing[:5]!r})",
+            BaccWarning, stacklevel=3,
+        )
 
 
 def _validate_stack(arr) -> np.ndarray:
@@ -239,7 +254,7 @@ def _from_matrices(mats, groups, labels):
                 f"group {i} has labels {m.labels!r}, group 0 has {lab0!r}; groups must share classes"
             )
     stack = np.stack([m.counts for m in mats])
-    groups = tuple(range(len(mats))) if groups is None else check_sequence(groups, "groups")
+    groups = tuple(range(len(mats))) if groups is None else check_classes(groups, name="groups")
     if len(groups) != len(mats):
         raise BaccError(f"groups has {len(groups)} names but there are {len(mats)} matrices")
     return stack, groups, lab0 if labels is None else check_classes(labels, name="labels")
@@ -338,6 +353,7 @@ def evaluate_many(
     n = stack.sum(axis=2).astype(float)
     inc = included_classes(n)
     m = inc.sum(axis=1)
+    _warn_left_out(inc, groups, labels)
     total = stack.sum(axis=(1, 2)).astype(float)
     sample_acc = k.sum(axis=1) / total
     with np.errstate(invalid="ignore", divide="ignore"):

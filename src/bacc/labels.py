@@ -31,6 +31,7 @@ from .errors import BaccError
 
 __all__ = [
     "check_one_kind",
+    "class_index",
     "class_order",
     "encode",
     "is_labelled",
@@ -238,14 +239,19 @@ def encode(
                     "class labels"
                 ) from None
     distinct = list(dict.fromkeys(v for seq in seqs.values() for v in seq))
+    # kinds of every value: True and 1 are one key of a dict, but not one kind of label
+    kinds: dict = {}
+    for seq in seqs.values():
+        for v in seq:
+            kinds.setdefault(label_kind(v), v)
     if labels is None:
         if refuse is not None:
             refuse(seqs)
-        check_one_kind(distinct, f"{' and '.join(seqs)}")
+        check_one_kind(kinds.values(), f"{' and '.join(seqs)}")
         classes = class_order(distinct)
     else:
         classes = check_classes(labels)
-        check_one_kind(list(classes) + distinct, f"labels and {' and '.join(seqs)}")
+        check_one_kind(list(classes) + list(kinds.values()), f"labels and {' and '.join(seqs)}")
     index = {c: i for i, c in enumerate(classes)}
     codes = []
     for name, seq in seqs.items():
@@ -288,6 +294,45 @@ def check_classes(labels, n: int | None = None, name: str = "labels") -> tuple:
         raise BaccError(f"{name} must be distinct, {_short(dup)} appears more than once")
     check_one_kind(labs, name)
     return labs
+
+
+def class_index(label, classes: Sequence, name: str = "label") -> int:
+    """The position of one class label among ``classes`` (``True`` is no name for class ``1``).
+
+    Parameters
+    ----------
+    label : object
+        A class label given by the user.
+    classes : sequence
+        The classes, in order.
+    name : str
+        The option's name, for messages.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    BaccError
+        A label that is not a class, or one of another kind than the classes.
+
+    Examples
+    --------
+    >>> class_index("pos", ("neg", "pos"))
+    1
+    """
+    label = plain(label)
+    try:
+        i = list(classes).index(label)
+    except ValueError:
+        i = -1
+    if i < 0 or label_kind(label) != label_kind(classes[i]):
+        raise BaccError(
+            f"{name} {_short(label)} is not a class of the matrix (the classes are "
+            f"{_class_list(classes)})"
+        )
+    return i
 
 
 def is_labelled(value) -> bool:

@@ -58,6 +58,7 @@ from ._engine.validate import (
 from .confusion import ConfusionMatrix, as_confusion_matrix, included_classes
 from .distributions import BetaPosterior, ContinuousDistribution
 from .errors import BaccError
+from .labels import class_index
 from .prevalence import RateAtPrevalence, prevalence_shares, rate_value
 
 __all__ = [
@@ -545,9 +546,7 @@ def posterior_metric(
                                      confidence=c, n_draws=n_draws, mc_error=mc_error,
                                      random_state=rng, sampler=sampler)
                     for lab in cm.labels]
-        if label not in cm.labels:
-            raise BaccError(f"label {label!r} is not a class of the matrix {list(cm.labels)!r}")
-        i = cm.labels.index(label)
+        i = class_index(label, cm.labels)
     elif label is not None:
         raise BaccError(f"{metric} is a metric of the whole matrix; it takes no label")
     else:
@@ -800,9 +799,7 @@ def precision_curve(cm, prevalences, *, label=1, confidence: float = 0.95):
     cm = as_confusion_matrix(cm)
     if cm.n_classes != 2:
         raise BaccError("precision_curve is for two classes")
-    pos = cm.labels.index(label) if label in cm.labels else None
-    if pos is None:
-        raise BaccError(f"label {label!r} is not a class of the matrix {list(cm.labels)!r}")
+    pos = class_index(label, cm.labels)
     neg = 1 - pos
     C = cm.counts
     n = C.sum(axis=1)

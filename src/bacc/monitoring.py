@@ -685,7 +685,10 @@ def monitor(
     order = np.lexsort((widx, det))
     det, starts, widx = det[order], starts[order], widx[order]
     stack = np.asarray(counted.counts)[order]
-    ev = evaluate_many(stack, labels=labs, prior=prior, confidence=c, progress=progress)
+    with warnings.catch_warnings():
+        # windows without examples of a class are the rule here; the timeline says which
+        warnings.simplefilter("ignore", BaccWarning)
+        ev = evaluate_many(stack, labels=labs, prior=prior, confidence=c, progress=progress)
     pa, pb = check_prior(prior, l, classes=labs)
     k = np.einsum("gii->gi", stack)
     n = stack.sum(axis=2)

@@ -44,7 +44,7 @@ import numpy as np
 from ._engine.validate import check_confidence, check_random_state, check_size
 from .distributions import BetaPosterior, ContinuousDistribution
 from .errors import BaccError
-from .labels import is_labelled, per_class
+from .labels import class_index, is_labelled, per_class
 
 __all__ = ["RATES", "RateAtPrevalence", "rate_interval", "rate_value"]
 
@@ -719,9 +719,7 @@ def precision_interval(cm, label, prevalence, confidence: float = 0.95) -> tuple
 
     c = check_confidence(confidence)
     cm = as_confusion_matrix(cm)
-    if label not in cm.labels:
-        raise BaccError(f"label {label!r} is not a class of the matrix {list(cm.labels)!r}")
-    i = cm.labels.index(label)
+    i = class_index(label, cm.labels)
     l = cm.n_classes
     pi = prevalence_shares(prevalence, l, cm.labels)
     n = cm.support

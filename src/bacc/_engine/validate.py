@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 
@@ -322,8 +323,12 @@ def check_choice(value, allowed: Sequence[str], name: str) -> str:
 
 
 def check_int(value, name: str, low: int, high: int) -> int:
-    """Return ``value`` as an int in ``[low, high]`` (booleans and non-integers refused)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """Return ``value`` as an int in ``[low, high]``: an integer, or a float that is a whole
+    number (``300.0``); booleans and other numbers refused."""
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral | bool | np.bool_):
+        if math.isfinite(value) and float(value).is_integer():
+            value = int(value)
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         raise BaccError(f"{name} must be an integer, got {_short(value)}")
     v = int(value)
     if not low <= v <= high:

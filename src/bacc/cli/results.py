@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BaccError
+from ..errors import BaccError, BaccWarning
 from ..progress import Progress
 from .inputs import Item, parse_prior, parse_weights
 
@@ -214,10 +214,14 @@ def batch_summary(items: Sequence[Item], settings: Settings):
 
     from ..batch import evaluate_many
 
+
     try:
-        return evaluate_many(np.stack([it.confusion.counts for it in items]),
-                             groups=[it.name for it in items], labels=labels,
-                             prior=settings.prior, confidence=settings.confidence)
+        with warnings.catch_warnings():
+            # each input's own evaluation warns of classes left out, naming the input
+            warnings.simplefilter("ignore", BaccWarning)
+            return evaluate_many(np.stack([it.confusion.counts for it in items]),
+                                 groups=[it.name for it in items], labels=labels,
+                                 prior=settings.prior, confidence=settings.confidence)
     except BaccError:
         return None
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine.validate import MAX_COUNT
 from ..confusion import ConfusionMatrix, check_label_values, label_order
 from ..errors import BaccError, BaccWarning
 from ..labels import label_kind
@@ -174,6 +175,13 @@ def assemble(tally: Tally, spec: Spec, *, labels, nulls: str) -> ConfusionMatrix
         raise BaccError(
             f"{where}: {G} groups x {ell} classes x {ell} classes is too many cells to hold; "
             f"do the columns {spec.true!r} and {spec.pred!r} hold class labels?"
+        )
+    big = [n for _, n in kept if n < 0 or n > MAX_COUNT]
+    if big:
+        # the engine sums a cell's counts in 64-bit integers: past 2^63 the sum wraps negative
+        raise BaccError(
+            f"{where}: a cell's counts add up to more than bacc handles (at most 10^13 examples "
+            f"per cell{'' if big[0] > 0 else '; the sum went past 2^63'})"
         )
     total = sum(n for _, n in kept)
     if total >= _MAX_TOTAL:
