@@ -11,7 +11,7 @@ jobs on a shared machine does not inflate).
 Baseline, in the same process: numpy Monte Carlo with 1e4 draws per class of the balanced
 accuracy's posterior (or of the difference), the 95 % interval from the draws: what a user
 would write by hand, and 100 times less precise than bacc (its error is ~1e-2 sd, bacc's
-below 1e-7 absolute in the CDF; checked in tests/test_mixed_scales.py against an independent
+below 1e-7 absolute in the CDF; checked in tests/test_engine_sums_mixed_scales.py against an independent
 Gil-Pelaez inversion). Times are medians over blocks of calls ("CPU": the fastest of five
 calls in CPU time of the process); the ratio is baseline / bacc.
 

@@ -3,7 +3,7 @@ import sys
 
 import pytest
 
-# tests/reference.py is imported by name
+# tests/references/reference.py is imported by name
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 

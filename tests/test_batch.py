@@ -321,7 +321,7 @@ def test_progress_bar_counts_multiclass_groups(monkeypatch):
     "matrix", [[[0, 3], [4, 4]], [[213, 111], [1, 0]], [[73, 0], [1, 0]], [[1, 0], [0, 73]]]
 )
 def test_credible_bounds_against_mpmath_next_to_a_kink(matrix):
-    from reference import ref_ppf  # mpmath quadrature, independent of bacc
+    from references.reference import ref_ppf  # mpmath quadrature, independent of bacc
 
     m = np.array(matrix)
     k = np.diag(m).astype(float)

@@ -3,13 +3,13 @@
 CDF within 1e-7 of the truth; quantiles (q in [0.001, 0.999]) and the median within the smaller
 of 1e-7 and 0.1 % of the posterior standard deviation; the mode within 0.1 % of the standard
 deviation; mean and variance exact. References: mpmath quadrature (two and three classes,
-``tests/reference.py``), the engine itself at four times the resolution (a different lattice,
+``tests/references/reference.py``), the engine itself at four times the resolution (a different lattice,
 extrapolated independently) and a large seeded Monte Carlo run (many classes).
 """
 
 import numpy as np
 import pytest
-from reference import mc_cdf, mc_sample, ref_cdf, ref_mean_var, ref_mode, ref_ppf
+from references.reference import mc_cdf, mc_sample, ref_cdf, ref_mean_var, ref_mode, ref_ppf
 
 import bacc
 from bacc import BetaSum

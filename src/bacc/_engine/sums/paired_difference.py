@@ -37,7 +37,7 @@ Method (deterministic, the structure of :mod:`bacc._engine.sums.lattice`)
   ``h`` is halved while it exceeds ``1e-9``. Between lattice points the table is interpolated
   by :class:`bacc._engine.sums.lattice.GridTable`'s non-oscillatory degree-5 stencils.
 
-Accuracy (tests/test_paired.py): one class within 1e-10 of an mpmath double integral; two
+Accuracy (tests/test_comparison_paired.py): one class within 1e-10 of an mpmath double integral; two
 classes within ~2e-9 of nested quadrature, quantiles likewise; five classes within Monte Carlo
 error of 10^6 Dirichlet draws.
 """

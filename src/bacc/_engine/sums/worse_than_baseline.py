@@ -8,7 +8,7 @@ the batched lattice of :func:`bacc._engine.sums.batch_lattice.many_sums` compute
 rows with at least one class whose density vanishes to high order at the ends of its support;
 the others (every class with fewer than six errors or six correct examples: small windows) are
 left to the two-class quadrature below or, with three or more classes, to a :class:`BetaSum`.
-Measured against the :class:`BetaSum` of the difference (``tests/test_monitor.py``): within
+Measured against the :class:`BetaSum` of the difference (``tests/test_monitoring.py``): within
 1.7e-10 (two classes) and 2.9e-11 (three) over windows of 1 to 10^6 examples per class with
 perfect classes and margins 0, 0.03 and 0.1; probabilities below 1e-3 within 3e-12 (the upper
 tail is computed, not one minus a distribution function, so a small ``P(worse)`` is not lost

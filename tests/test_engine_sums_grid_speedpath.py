@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from reference import ref_cdf
+from references.reference import ref_cdf
 from scipy import integrate
 from scipy import special as sc
 

@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from invariance_table import NO_DATA, ROWS, Data, flat_numbers, same_numbers
+from support.invariance_table import NO_DATA, ROWS, Data, flat_numbers, same_numbers
 
 import bacc
 from bacc.cli import main
@@ -244,7 +244,7 @@ CLI_ROWS = {
 CLI_OTHER = {
     "coverage": "takes a simulation design (class sizes and accuracies), no labels",
     "demo": "runs on the data that ships with bacc",
-    "report": "renders the results of the commands above (checked in test_report.py)",
+    "report": "renders the results of the commands above (checked in test_display_report.py)",
 }
 
 

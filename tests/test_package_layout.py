@@ -224,3 +224,27 @@ def test_numerics_do_not_import_display_or_cli_when_used():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _test_topics() -> set:
+    """What a test file may be named after: every module and package of bacc (``_engine`` as
+    ``engine``, dots as underscores), and the whole-package topics."""
+    topics = {"api", "package", "references"}
+    for name, _ in MODULES:
+        parts = [p.lstrip("_") for p in name.split(".")[1:]]
+        for i in range(1, len(parts) + 1):
+            topics.add("_".join(parts[:i]))
+    return topics
+
+
+def test_test_files_mirror_the_source_tree():
+    """The tests of ``bacc/x.py`` are ``tests/test_x.py`` or ``tests/test_x_<aspect>.py``; tests
+    of the whole API or package are ``test_api_*`` and ``test_package_*``."""
+    topics = _test_topics()
+    tests = Path(__file__).parent
+    stray = []
+    for path in sorted(tests.glob("test_*.py")):
+        stem = path.stem[len("test_"):]
+        if not any(stem == t or stem.startswith(t + "_") for t in topics):
+            stray.append(path.name)
+    assert not stray, f"test files named after no module of bacc: {stray}"

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("matplotlib").use("Agg")
 
-from synthetic import detector_csv, groups_csv, long_names_csv  # noqa: E402
+from support.synthetic import detector_csv, groups_csv, long_names_csv  # noqa: E402
 
 import bacc  # noqa: E402
 from bacc.confusion import ConfusionMatrix  # noqa: E402

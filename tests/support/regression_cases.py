@@ -1,6 +1,6 @@
 """Fixed inputs whose every output number is recorded in ``tests/data/regression.json``.
 
-``python tests/regression_cases.py --write`` records them; ``tests/test_regression.py`` checks
+``python tests/support/regression_cases.py --write`` records them; ``tests/test_api_regression.py`` checks
 that the package still produces each number to 1e-12. The record was made before the package was
 reorganised into its layers, so the test shows that the reorganisation changed no number.
 """
@@ -16,7 +16,7 @@ import numpy as np
 
 import bacc
 
-RECORD = Path(__file__).with_name("data") / "regression.json"
+RECORD = Path(__file__).resolve().parents[1] / "data" / "regression.json"
 
 MATRICES = {
     "binary": [[42, 3], [6, 4]],

@@ -1,12 +1,12 @@
 """Independent reference for weighted sums of MANY independent Beta variables (Gil-Pelaez).
 
 Used only by the test-suite to check the numerical engine of ``bacc`` on mixed scales; it
-imports nothing from ``bacc`` (nor from tests/reference.py).  The quantity is
+imports nothing from ``bacc`` (nor from tests/references/reference.py).  The quantity is
 
     S = sum_i w_i X_i,   X_i ~ Beta(a_i, b_i) independent,  w_i real and non-zero,
 
 with anything from one to thousands of components whose sizes a_i + b_i range from ~1 to
-~1e9.  tests/reference.py (nested mpmath quadrature) is exact but limited to 4 components;
+~1e9.  tests/references/reference.py (nested mpmath quadrature) is exact but limited to 4 components;
 this module trades a little accuracy (absolute CDF error ~1e-12, see below) for any number
 of components.
 
@@ -60,12 +60,12 @@ Method
       product of the other factors is not already below 1e-40 (then phi_Z = 0 to far below
       the target, since every |phi_i| <= 1).  A last resort (mpmath's series can fail for
       a + b >> 1 near |s| ~ a + b, raising NoConvergence); no case in the tests needs it.
-  (1), (3) and (4) are checked against mpmath ``hyp1f1`` in tests/test_reference_cf.py.
+  (1), (3) and (4) are checked against mpmath ``hyp1f1`` in tests/test_references_cf.py.
 
-Accuracy (measured in tests/test_reference_cf.py): absolute CDF errors <= 4e-15 against
-tests/reference.py on 2-3 components (sizes (3, 1e7), (1, 1e9), density jumps, square-root
+Accuracy (measured in tests/test_references_cf.py): absolute CDF errors <= 4e-15 against
+tests/references/reference.py on 2-3 components (sizes (3, 1e7), (1, 1e9), density jumps, square-root
 singular ends, negative weights); <= 2e-14 against nested quadratures for 3 and 1002
-components with one or 1000 very narrow classes (where tests/reference.py's 3-component
+components with one or 1000 very narrow classes (where tests/references/reference.py's 3-component
 path is off by up to 4e-5); 4e-16 against Irwin-Hall (1000 uniforms) and 2e-15 against
 Olds' formula (12 uniforms of widths 1 to 1e-7); within 5 Monte Carlo standard errors of
 1e7 draws for 1000 components of sizes 1 to 1e9.  The density is accurate to ~1e-14 of its
@@ -81,7 +81,7 @@ the integral then runs until the Gaussian damping of the narrow part (rate = its
 the variance) takes over -- e.g. sizes (1, 1e9) need u up to ~2e5 and ~1e6 nodes (~1-3 s).
 Where |phi_Z| would only fall below 1e-15 beyond u = 4e6 (extrapolated from its decay,
 e.g. two singular wide classes alone), RuntimeError is raised at once: use
-tests/reference.py (<= 4 components) for such cases.  Values outside [zeta_lo, zeta_hi]
+tests/references/reference.py (<= 4 components) for such cases.  Values outside [zeta_lo, zeta_hi]
 are returned as exactly 0 / 1 (error <= 1e-20).
 """
 
@@ -513,7 +513,7 @@ class _Model:
                 raise RuntimeError(
                     "reference_cf: the characteristic function decays too slowly "
                     f"(|phi_Z| >= 1e-15 beyond u = {start:.3g}); a wide component with a "
-                    "density jump/singularity dominates: use tests/reference.py"
+                    "density jump/singularity dominates: use tests/references/reference.py"
                 )
             end = start * 1.5
         self.u = np.concatenate(us)

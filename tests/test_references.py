@@ -1,4 +1,4 @@
-"""Self-tests of the independent high-precision reference (tests/reference.py).
+"""Self-tests of the independent high-precision reference (tests/references/reference.py).
 
 Every check is against a closed form, an independent one-dimensional mpmath quadrature of a
 closed form, or a seeded Monte Carlo run; nothing here uses bacc.
@@ -9,7 +9,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from reference import (
+from references.reference import (
     mc_cdf,
     mc_sample,
     ref_cdf,

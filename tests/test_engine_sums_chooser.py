@@ -1,6 +1,6 @@
 """The method chooser of sums of Betas: the three callers give the numbers they gave before it.
 
-``tests/data/sum_chooser.json`` (written by ``tests/sum_chooser_cases.py``, whose notes say how)
+``tests/data/sum_chooser.json`` (written by ``tests/support/sum_chooser_cases.py``, whose notes say how)
 holds the numbers of single :class:`bacc.BetaSum` distributions, of :func:`bacc.evaluate_many`
 and of the probabilities of :func:`bacc.monitor`, computed on the regression matrices before the
 choice of method moved to :mod:`bacc._engine.sums.chooser`; each is reproduced to 1e-12.
@@ -12,7 +12,7 @@ import json
 import math
 
 import pytest
-from sum_chooser_cases import RECORD, compute
+from support.sum_chooser_cases import RECORD, compute
 
 RECORDED = json.loads(RECORD.read_text())
 NOW = compute()

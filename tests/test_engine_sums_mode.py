@@ -4,14 +4,14 @@
 References, all independent of bacc: the exact corner where the components' ends meet (kinks
 and singular points, by the argument in ``bacc._engine.sums.mode``), scipy's adaptive quadrature of a
 two-class density with a bounded scalar search, and the Gil-Pelaez reference
-(``tests/reference_cf.py``: ``ref_mode_cf``, the zero of the reference density's slope).
+(``tests/references/reference_cf.py``: ``ref_mode_cf``, the zero of the reference density's slope).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from reference_cf import ref_mode_cf
+from references.reference_cf import ref_mode_cf
 from scipy import integrate, optimize, stats
 
 import bacc

@@ -7,7 +7,7 @@ perfect: ``Beta(M + 1, 1)``, whose density jumps at 1; all wrong: ``Beta(1, M + 
 subject without examples of a class adds nothing (a class seen in one subject only is
 ``Beta(am + k, bm + 1 - k)``). Several classes average independent such Betas: their CDF is a
 one-dimensional integral (scipy). Normal-binomial: perfect and all-wrong subjects against the
-independent quadrature of ``tests/population_reference.py``. The documentation promises about
+independent quadrature of ``tests/references/population_reference.py``. The documentation promises about
 1e-9 in the CDF; the tolerance below is 5e-9 (measured: at most 3.5e-9; the old grid
 convolution erred by up to 9e-3 at these edges: a density that does not vanish at 1 was
 summed as if it did).
@@ -110,7 +110,7 @@ NB_EDGES = [([20, 20, 20, 20], [20, 20, 20, 20]), ([1] * 6, [1] * 6), ([0, 0, 0]
 
 
 def _normal_binomial_gap(k, n) -> tuple[float, float]:
-    from population_reference import ClassReference
+    from references.population_reference import ClassReference
 
     pop = bacc.population(correct=k, totals=n)
     ref = ClassReference(np.array(k), np.array(n))

@@ -1,6 +1,6 @@
 """A plain numpy MCMC sampler of the normal-binomial mixed-effects model.
 
-The independent reference of ``tests/test_population.py`` (bacc's exact posterior must agree
+The independent reference of ``tests/test_mixed_effects.py`` (bacc's exact posterior must agree
 with it within its Monte Carlo error).
 
 Metropolis-within-Gibbs, vectorised over chains, classes and subjects: per sweep, each class's

@@ -12,7 +12,7 @@ import json
 import math
 
 import pytest
-from regression_cases import RECORD, compute
+from support.regression_cases import RECORD, compute
 
 pytest.importorskip("pandas")
 
@@ -136,7 +136,7 @@ def test_every_recorded_number_is_reproduced(case):
             continue
         if path.endswith("mode") and isinstance(old, float):
             # modes of tabulated posteriors are refined by a Richardson step on wide parabolas
-            # (they moved by at most 1.4e-8, towards the reference: tests/test_mode.py)
+            # (they moved by at most 1.4e-8, towards the reference: tests/test_engine_sums_mode.py)
             assert abs(new - old) <= 2e-8, f"{case}{path}: {new} (was {old})"
             continue
         if isinstance(old, float) and math.isnan(old) and new is None:

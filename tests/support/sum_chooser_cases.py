@@ -3,7 +3,7 @@
 The chooser (:mod:`bacc._engine.sums.chooser`) decides how each weighted sum of Betas is
 computed, for a single :class:`bacc.BetaSum`, for :func:`bacc.evaluate_many` and for the
 probabilities of :func:`bacc.monitor`. ``tests/data/sum_chooser.json`` records, for the matrices
-of ``tests/regression_cases.py`` (and the same matrices with every count times 1 000, so that
+of ``tests/support/regression_cases.py`` (and the same matrices with every count times 1 000, so that
 narrow parts and leftovers of the batched lattice are reached):
 
 * ``betasum``: the cdf, sf, pdf, ppf and isf of the posterior balanced accuracy and of the
@@ -17,9 +17,9 @@ The record was made with the engine choices written separately in ``bacc.distrib
 ``bacc.batch`` and ``bacc.monitoring`` (commit 69968ce), before the chooser took them over::
 
     git worktree add /tmp/before 69968ce
-    PYTHONPATH=/tmp/before/src python tests/sum_chooser_cases.py --write
+    PYTHONPATH=/tmp/before/src:tests python tests/support/sum_chooser_cases.py --write
 
-``tests/test_sum_chooser.py`` checks that every number is reproduced to 1e-12.
+``tests/test_engine_sums_chooser.py`` checks that every number is reproduced to 1e-12.
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from regression_cases import MATRICES
 
 import bacc
 from bacc.monitoring import _p_worse
+from support.regression_cases import MATRICES
 
-RECORD = Path(__file__).with_name("data") / "sum_chooser.json"
+RECORD = Path(__file__).resolve().parents[1] / "data" / "sum_chooser.json"
 
 PRIORS = {"flat": (1.0, 1.0), "jeffreys": (0.5, 0.5), "two": (2.0, 2.0)}
 SCALES = (1, 1000)

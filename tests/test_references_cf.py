@@ -1,12 +1,12 @@
-"""Self-tests of the Gil-Pelaez reference for many components (tests/reference_cf.py).
+"""Self-tests of the Gil-Pelaez reference for many components (tests/references/reference_cf.py).
 
 Nothing here uses bacc.  The reference is checked
 * regime by regime: each way of computing one component's characteristic function
   (cumulant series, asymptotic expansion, Gauss-Jacobi) against mpmath ``hyp1f1``;
-* against the exact nested-quadrature reference tests/reference.py (2 and 3 components,
+* against the exact nested-quadrature reference tests/references/reference.py (2 and 3 components,
   very unequal sizes such as (3, 1e7), flat and Jeffreys priors, density jumps and
   square-root singularities, negative weights): CDF to 1e-10 (observed ~1e-14);
-* where tests/reference.py is not accurate (3 components, one of them ~1e6 times narrower:
+* where tests/references/reference.py is not accurate (3 components, one of them ~1e6 times narrower:
   errors up to 4e-5, see ``test_reference_py_three_components_with_a_narrow_one``) against
   a nested computation that integrates the narrow component's Beta density against the
   exact 2-component CDF of the others;
@@ -27,9 +27,9 @@ import pathlib
 import mpmath
 import numpy as np
 import pytest
-import reference_cf as rcf
-from reference import mc_cdf, mc_sample, ref_cdf, ref_pdf, ref_ppf
-from reference_cf import (
+from references import reference_cf as rcf
+from references.reference import mc_cdf, mc_sample, ref_cdf, ref_pdf, ref_ppf
+from references.reference_cf import (
     cf_model_info,
     ref_cdf_cf,
     ref_mean_sd_cf,
@@ -132,9 +132,9 @@ def test_series_coefficients_against_high_precision():
                     assert abs(g[n] - float(gm[n])) <= 1e-12 * abs(float(gm[n])) + 1e-300
 
 
-# ---------------------------------------------------------------- against tests/reference.py
+# ---------------------------------------------------------------- against tests/references/reference.py
 
-# (a, b, w): 2 components, exact in tests/reference.py
+# (a, b, w): 2 components, exact in tests/references/reference.py
 TWO = {
     "flat (3, 1e7)": ([3.0, 7e6 + 1], [2.0, 3e6 + 1], [0.5, 0.5]),
     "flat (3, 1e7) with a jump": ([4.0, 5e6 + 1], [1.0, 5e6 + 1], [0.5, 0.5]),
@@ -179,7 +179,7 @@ def test_three_components_against_reference(name):
 
 
 def nested_cdf(x: float, wide: tuple, narrow: tuple) -> float:
-    """P(W + w N <= x) with W two components (tests/reference.py, exact) and N ~ Beta(a, b)
+    """P(W + w N <= x) with W two components (tests/references/reference.py, exact) and N ~ Beta(a, b)
     narrow: composite 12-point Gauss-Legendre over N's +-9 sd (mass outside < 1e-18)."""
     (aw, bw, ww), (an, bn, wn) = wide, narrow
     mean = an / (an + bn)
@@ -214,7 +214,7 @@ def test_two_tiny_and_a_thousand_huge_classes_at_the_kinks():
     # S = (X1 + X2) / 1002 + N: X1 ~ Beta(2, 1), X2 ~ Beta(2, 2) (kinks of the density where
     # X1 + X2 = 1, 2) and N the sum of 1000 symmetric Beta(3e7 + 1, 3e7 + 1) / 1002: Gaussian
     # up to an excess kurtosis of -1e-10, integrated by 60-point Gauss-Hermite against the
-    # exact 2-component CDF of tests/reference.py
+    # exact 2-component CDF of tests/references/reference.py
     big = 3e7 + 1
     a = np.array([2.0, 2.0] + [big] * 1000)
     b = np.array([1.0, 2.0] + [big] * 1000)
@@ -235,7 +235,7 @@ def test_two_tiny_and_a_thousand_huge_classes_at_the_kinks():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="tests/reference.py, 3 components, one ~1e6x narrower: "
+    reason="tests/references/reference.py, 3 components, one ~1e6x narrower: "
     "errors up to ~4e-5 (its 3-component path, not this module)",
 )
 def test_reference_py_three_components_with_a_narrow_one():
@@ -287,7 +287,7 @@ def test_olds_formula_uniforms_of_widths_1_to_1e_7():
 
 def test_three_singular_components_against_monte_carlo():
     # two square-root singular ends at 1 (Jeffreys, k = n) plus a narrow class; here
-    # tests/reference.py is off by ~2e-2 (see the module notes), the Monte Carlo is not
+    # tests/references/reference.py is off by ~2e-2 (see the module notes), the Monte Carlo is not
     a, b, w = [1.5, 30.5, 9e5 + 0.5], [0.5, 0.5, 1e5 + 0.5], [1 / 3, 1 / 3, 1 / 3]
     x = grid(a, b, w, [-3.0, -2.0, -1.0, 0.0, 1.0])
     p, se = mc_cdf(x, mc_sample(a, b, w, 4 * 10**6, seed=11))

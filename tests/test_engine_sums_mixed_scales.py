@@ -2,8 +2,8 @@
 
 The posterior balanced accuracy S = sum_i w_i X_i, X_i ~ Beta(k_i + p, n_i - k_i + p)
 (p = 1 flat, 1/2 Jeffreys), is checked against the independent Gil-Pelaez reference
-tests/reference_cf.py (itself verified in tests/test_reference_cf.py against
-tests/reference.py, closed forms and Monte Carlo, to ~1e-13).  Reference values are computed
+tests/references/reference_cf.py (itself verified in tests/test_references_cf.py against
+tests/references/reference.py, closed forms and Monte Carlo, to ~1e-13).  Reference values are computed
 in the session (cached in memory by reference_cf), never taken from bacc.
 
 Requirements checked: CDF (and SF) within 1e-7 absolute at mean + z sd, z in [-4, 4];
@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import ref_cdf
-from reference_cf import ref_cdf_cf, ref_mean_sd_cf, ref_mode_cf, ref_pdf_cf, ref_ppf_cf
+from references.reference import ref_cdf
+from references.reference_cf import ref_cdf_cf, ref_mean_sd_cf, ref_mode_cf, ref_pdf_cf, ref_ppf_cf
 
 import bacc
 
@@ -195,7 +195,7 @@ def test_random_mixes_of_class_sizes(mix):
         # a few wide classes with density jumps / singular ends and nothing to smooth them:
         # Gil-Pelaez converges too slowly; the quadrature reference is exact for <= 4 classes
         # (not the 15 examples drawn here; note that its 3-class path is inaccurate when one
-        # class is ~1e5 times narrower, see tests/test_reference_cf.py)
+        # class is ~1e5 times narrower, see tests/test_references_cf.py)
         assert n.size <= 4, "reference_cf refused a case with more than 4 classes"
         ref = np.array([ref_cdf(xi, a, b, w) for xi in x])
     err = np.abs(np.asarray(post.cdf(x)) - ref)

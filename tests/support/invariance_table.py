@@ -2,7 +2,7 @@
 
 Each entry says how to call the function on a data set (:class:`Data`) in a given input form,
 and which invariances it must keep. A new public function joins the tests by getting a row
-here; ``test_invariance.py::test_every_public_name_has_a_row`` fails for one that has none.
+here; ``test_api_invariance.py::test_every_public_name_has_a_row`` fails for one that has none.
 
 Invariances (``KEEPS``):
 

@@ -1,9 +1,9 @@
 """bacc.population: mixed-effects inference on the population balanced accuracy.
 
 Independent references: mpmath quadrature for each subject's marginal likelihood, the
-deterministic quadrature of ``tests/population_reference.py`` (written without bacc's code, its
+deterministic quadrature of ``tests/references/population_reference.py`` (written without bacc's code, its
 own error below 1e-10) for the whole normal-binomial posterior, a long MCMC run
-(``tests/mcmc_population.py``), a dense trapezoidal grid for the beta-binomial model, closed
+(``tests/references/mcmc_population.py``), a dense trapezoidal grid for the beta-binomial model, closed
 forms, and simulation-based calibration (Talts et al. 2018) for the model as a whole. The variational numbers the R package ``micp`` reports for its own examples
 are recorded as what ``micp`` reports, not as truth.
 """
@@ -107,7 +107,7 @@ def test_grid_sum_of_normal_densities_is_exact():
 
 # ----------------------------------------------------------------------------------------------
 # the whole posterior against independent references: a long MCMC run of the same model
-# (tests/mcmc_population.py, its Monte Carlo error estimated from 40 independent chains) and,
+# (tests/references/mcmc_population.py, its Monte Carlo error estimated from 40 independent chains) and,
 # for the evidence and the beta-binomial model, adaptive quadrature with scipy
 CASES = {
     "micp accuracy": MICP_ACC,
@@ -119,7 +119,7 @@ CASES = {
 
 @pytest.fixture(scope="module")
 def mcmc():
-    from mcmc_population import gibbs_population
+    from references.mcmc_population import gibbs_population
 
     out = {}
     for i, (name, (k, n)) in enumerate(CASES.items()):
@@ -158,7 +158,7 @@ def test_normal_binomial_posterior_matches_an_independent_quadrature(k, n, prior
     """Log evidence, mean and the CDF at five quantiles (1e-4 to 0.9999) of micp's examples
     agree with a nested deterministic quadrature written in the tests (its own error, from
     doubling its settings, is below 1e-10) to 1e-8: the posterior is exact, not approximate."""
-    from population_reference import ClassReference, balanced_cdf
+    from references.population_reference import ClassReference, balanced_cdf
 
     pop = bacc.population(correct=k, totals=n, prior=prior)
     rows = np.atleast_2d(k), np.atleast_2d(n)

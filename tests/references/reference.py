@@ -38,7 +38,7 @@ Method
   The x-independent factor f_C at the nodes is cached per panel on the (cached) model, so
   repeated calls with the same parameters (grids of x, ppf iterations) are much cheaper.
 
-Accuracy verified against closed forms (tests/test_reference.py and the checks reported with
+Accuracy verified against closed forms (tests/test_references.py and the checks reported with
 it): 1 and 2 components at dps=30: 1e-28 or better (typically 1e-33), also with
 a, b ~ 1e9 and with square-root / logarithmic singularities; 3 components are computed to
 14 internal digits (error ~1e-13), 4 components to 11 (error ~1e-12) because the cost
