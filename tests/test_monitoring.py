@@ -511,7 +511,7 @@ def test_report_lists_detectors_in_alarm_first(monitor_page, reference):
 @pytest.mark.parametrize("width", (390, 768, 1280))
 def test_monitoring_report_fits_every_screen(monitor_page, width, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    from test_report import CHROMIUM, MEASURE, open_tab
+    from test_display_report import CHROMIUM, MEASURE, open_tab
 
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
