@@ -80,7 +80,7 @@ from ._engine.bounds.per_class import (
     per_bound_alpha,
     tail_level,
 )
-from ._engine.convert import built_on_first_use, jsonable
+from ._engine.convert import jsonable
 from ._engine.validate import (
     check_confidence,
     check_method,
@@ -295,6 +295,29 @@ APPROX_METHODS = tuple(m for m, v in METHODS.items() if not v.guaranteed)
 CLASS_METHODS = ("wald", "wilson", "jeffreys")
 
 
+class _ClassRows:
+    """The ``per_class`` field of :class:`Interval`: the tuple given to the constructor, or,
+    when none is given, the rows built from ``class_rows_source`` the first time they are read
+    (a dataclass field whose default is a descriptor: the constructor stores through
+    ``__set__``, reading goes through ``__get__``)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return None  # the field's default: no rows given
+        rows = obj.__dict__.get(self.name)
+        if rows is None:
+            source = obj.__dict__.get("class_rows_source")
+            rows = () if source is None else _exact_class_rows(*source)
+            obj.__dict__[self.name] = rows
+        return rows
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.name] = None if value is None else tuple(value)
+
+
 @dataclass(frozen=True)
 class Interval:
     """A confidence interval for the accuracy or the balanced accuracy, exact or approximate.
@@ -342,18 +365,15 @@ class Interval:
     method: str
     metric: str
     guaranteed: bool
-    # a factory, not a default: with no class attribute of this name, an interval built with
-    # its per-class rows deferred reaches ``__getattr__`` (below) the first time they are read
-    per_class: tuple[ClassInterval, ...] = field(default_factory=tuple)
+    per_class: tuple[ClassInterval, ...] = _ClassRows()
     per_bound_confidence: float | None = None
     weights: tuple[float, ...] = ()
     multiplier: float = math.nan
     fold_values: tuple[float, ...] = ()
-
-    def __getattr__(self, name: str):
-        # ``per_class`` of an exact interval, whose rows :func:`exact_interval` leaves to be
-        # built on first use (most callers read the two bounds only)
-        return built_on_first_use(self, name, "per_class", "_per_class_rows", _exact_class_rows)
+    #: What ``per_class`` is built from on first use when it is not given (the arrays of
+    #: :func:`exact_interval`: most callers read the two bounds only, and a hundred per-class
+    #: objects cost more than the bounds themselves).
+    class_rows_source: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def approximate(self) -> bool:
@@ -661,10 +681,7 @@ def exact_interval(
     if not every:
         # a class left out (or kept without examples but not in the average) reports [0, 1]
         lo_i, hi_i = _spread(lo_i, inc, 0.0), _spread(hi_i, inc, 1.0)
-    iv = object.__new__(Interval)
-    # every field but ``per_class``, which :meth:`Interval.__getattr__` builds from these
-    # arrays on first use: a hundred per-class objects cost more than the bounds themselves
-    iv.__dict__.update(
+    return Interval(
         lower=lower,
         upper=upper,
         estimate=estimate,
@@ -677,9 +694,8 @@ def exact_interval(
         weights=tuple(w.tolist()),
         multiplier=math.nan,
         fold_values=(),
-        _per_class_rows=(cm.labels, k, n, inc, lo_i, hi_i, each, sides),
+        class_rows_source=(cm.labels, k, n, inc, lo_i, hi_i, each, sides),
     )
-    return iv
 
 
 def _spread(values: np.ndarray, mask: np.ndarray, fill: float) -> np.ndarray:

@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["FrozenArrays", "built_on_first_use", "freeze_arrays", "jsonable", "readonly"]
+__all__ = ["FrozenArrays", "freeze_arrays", "jsonable", "readonly"]
 
 
 def jsonable(x):
@@ -43,19 +43,3 @@ class FrozenArrays:
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
-
-
-def built_on_first_use(obj, name: str, attribute: str, source_key: str, build):
-    """``__getattr__`` of a frozen result with one field built on first use.
-
-    ``__getattr__`` is reached only for names not in the instance. When ``name`` is
-    ``attribute`` and the instance keeps the arguments of its builder under ``source_key``, the
-    field is built (``build(*arguments)``) and kept in the instance, so the result never
-    changes afterwards; any other name raises AttributeError as usual.
-    """
-    source = obj.__dict__.get(source_key) if name == attribute else None
-    if source is None:
-        raise AttributeError(f"{type(obj).__name__!r} object has no attribute {name!r}")
-    value = build(*source)
-    obj.__dict__[attribute] = value
-    return value
