@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import bacc
-from bacc._engine.validate import MAX_CLASSES
+from bacc._engine.helpers.validate import MAX_CLASSES
 from bacc.confusion import ConfusionMatrix
 
 

@@ -141,8 +141,8 @@ def _assert_like_single(stack, prior=(1.0, 1.0), tol=1e-9):
 
 
 def _handled(stack, prior=(1.0, 1.0)):
+    from bacc._engine.helpers.validate import check_prior
     from bacc._engine.sums.batch_lattice import many_sums
-    from bacc._engine.validate import check_prior
 
     k = np.einsum("gii->gi", stack).astype(float)
     n = stack.sum(axis=2).astype(float)
@@ -375,7 +375,7 @@ def test_kinks_of_two_class_sums():
 
 
 def test_a_background_job_reraises_in_the_caller():
-    from bacc._engine.threads import Background
+    from bacc._engine.helpers.threads import Background
 
     def fail():
         raise ValueError("boom")

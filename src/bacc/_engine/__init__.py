@@ -15,7 +15,6 @@ Kernels, by what they compute:
   (rankings); :mod:`.joint`: joint posterior draws of several classifiers on one test set.
 * :mod:`.hierarchy`: the per-class hierarchical (mixed-effects) posteriors.
 
-Helpers: argument checks (:mod:`.validate`), result conversions (:mod:`.convert`), work on
-several threads (:mod:`.threads`) and old argument names kept for one release
-(:mod:`.deprecation`).
+Helpers, apart from the kernels (:mod:`.helpers`): argument checks, result conversions, work on
+several threads and old argument names kept for one release.
 """

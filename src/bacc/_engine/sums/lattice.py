@@ -46,7 +46,7 @@ from scipy import fft as sfft
 
 from .. import beta as _beta
 from ..beta_grid import beta_tails_grid
-from ..threads import available_cpus, run_chunks
+from ..helpers.threads import available_cpus, run_chunks
 from .components import MANY_LATTICE as _MANY  # from here the sum is smooth at the step
 
 __all__ = ["GridTable"]

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .. import beta as _beta
-from ..threads import run_chunks
+from ..helpers.threads import run_chunks
 from .batch_lattice import many_sums
 from .chooser import (
     BATCHED_LATTICE,

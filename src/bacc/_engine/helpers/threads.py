@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..errors import BaccError
+from ...errors import BaccError
 
 __all__ = ["Background", "available_cpus", "check_workers", "run_chunks"]
 

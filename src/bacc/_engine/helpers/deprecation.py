@@ -6,7 +6,7 @@ import functools
 import warnings
 from collections.abc import Callable
 
-from ..errors import BaccError
+from ...errors import BaccError
 
 __all__ = ["renamed_arguments"]
 

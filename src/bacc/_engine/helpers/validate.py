@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import BaccError
-from ..labels import is_labelled, per_class
+from ...errors import BaccError
+from ...labels import is_labelled, per_class
 
 __all__ = [
     "MAX_CLASSES",

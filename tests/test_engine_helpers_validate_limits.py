@@ -1,7 +1,7 @@
 """No silent wrong answer at the edges: the limits bacc enforces, chance, unlike comparisons, and
 a CDF that is exactly 0 below the support and never decreases.
 
-The limits live in one place, ``bacc._engine.validate`` (MAX_COUNT, MIN_PRIOR, MIN_WEIGHT,
+The limits live in one place, ``bacc._engine.helpers.validate`` (MAX_COUNT, MIN_PRIOR, MIN_WEIGHT,
 MIN/MAX_CONFIDENCE, MAX_SIMULATIONS); every entry point checks through it.
 """
 
@@ -14,7 +14,7 @@ import pytest
 from scipy import integrate, stats
 
 import bacc
-from bacc._engine import validate as V
+from bacc._engine.helpers import validate as V
 
 
 # ---------------------------------------------------------------------------------------------
