@@ -57,6 +57,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special as sc
 
+from .beta import posterior_parameters
+
 __all__ = ["ClassFit", "NormalBinomialPrior", "BetaBinomialPrior"]
 
 _Q = 20  # Gauss-Hermite nodes per subject and grid node
@@ -253,7 +255,7 @@ class ClassFit:
         a, b = nu * sc.expit(x), nu * sc.expit(-x)
         logc = sc.gammaln(n + 1) - sc.gammaln(k + 1) - sc.gammaln(n - k + 1)
         ll = logc + _log_rising(a, k) + _log_rising(b, n - k) - _log_rising(nu, n)
-        aa, bb = k + a, n - k + b
+        aa, bb = posterior_parameters(k, n, a, b)
         acc = aa / (aa + bb)
         return ll, acc, acc * (aa + 1) / (aa + bb + 1)
 
