@@ -30,7 +30,7 @@ import numpy as np
 from _timing import Stopwatch
 
 import bacc
-from bacc._engine.threads import available_cpus
+from bacc._engine.helpers.threads import available_cpus
 
 
 def binary_detectors(detectors: int = 1000, days: int = 365, state: int = 0) -> np.ndarray:

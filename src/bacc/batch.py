@@ -41,16 +41,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._engine.beta import posterior_parameters
-from ._engine.convert import FrozenArrays, jsonable
-from ._engine.sums.rows import interval_and_tail, steps
-from ._engine.threads import Background, check_workers
-from ._engine.validate import (
+from ._engine.helpers.convert import FrozenArrays, jsonable
+from ._engine.helpers.threads import Background, check_workers
+from ._engine.helpers.validate import (
     check_choice,
     check_confidence,
     check_count_limit,
     check_prior,
     unmasked,
 )
+from ._engine.sums.rows import interval_and_tail, steps
 from .confusion import ConfusionMatrix, included_classes
 from .distributions import BetaSum
 from .errors import BaccError, BaccWarning, require

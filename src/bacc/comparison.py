@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics
-from ._engine.convert import FrozenArrays, jsonable
-from ._engine.validate import (
+from ._engine.helpers.convert import FrozenArrays, jsonable
+from ._engine.helpers.validate import (
     check_confidence,
     check_prior,
     check_sequence,

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._engine.convert import jsonable
-from ._engine.validate import (
+from ._engine.helpers.convert import jsonable
+from ._engine.helpers.validate import (
     MAX_CLASSES,
     MAX_COUNT,
     check_choice,

@@ -50,7 +50,16 @@ import numpy as np
 from scipy import special as sc
 
 from ._engine import beta as _beta
-from ._engine.convert import readonly
+from ._engine.helpers.convert import readonly
+from ._engine.helpers.validate import (
+    MAX_PARAMETER,
+    MIN_WEIGHT,
+    check_choice,
+    check_confidence,
+    check_probabilities,
+    check_random_state,
+    check_size,
+)
 from ._engine.sums.chooser import widest_smooth
 from ._engine.sums.mode import WIDE, find_mode, richardson_vertex
 from ._engine.sums.paired_difference import PairedComponents
@@ -63,15 +72,6 @@ from ._engine.sums.solvers import (
     newton_rounds,
     tails,
     unit,
-)
-from ._engine.validate import (
-    MAX_PARAMETER,
-    MIN_WEIGHT,
-    check_choice,
-    check_confidence,
-    check_probabilities,
-    check_random_state,
-    check_size,
 )
 from .errors import BaccError
 

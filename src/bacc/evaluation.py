@@ -9,8 +9,8 @@ import numpy as np
 
 from . import metrics
 from ._engine import beta as _beta
-from ._engine.convert import FrozenArrays, jsonable, readonly
-from ._engine.validate import check_confidence, check_prior, check_weights
+from ._engine.helpers.convert import FrozenArrays, jsonable, readonly
+from ._engine.helpers.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix, chance_level
 from .errors import BaccError
 from .posterior import (

@@ -80,8 +80,8 @@ from ._engine.bounds.per_class import (
     per_bound_alpha,
     tail_level,
 )
-from ._engine.convert import jsonable
-from ._engine.validate import (
+from ._engine.helpers.convert import jsonable
+from ._engine.helpers.validate import (
     check_confidence,
     check_method,
     check_metric,

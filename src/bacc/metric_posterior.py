@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics as _metrics
-from ._engine.validate import (
+from ._engine.helpers.validate import (
     MAX_SIMULATIONS,
     check_choice,
     check_confidence,
@@ -361,7 +361,7 @@ class MetricPosterior:
     def to_dict(self) -> dict:
         """Plain dict, valid strict JSON: an undefined number (a 0/0 sample value) is None,
         and ``undefined`` says why."""
-        from ._engine.convert import jsonable
+        from ._engine.helpers.convert import jsonable
         from .intervals import strict_json
 
         out = strict_json({

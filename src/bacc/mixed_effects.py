@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special as sc
 
-from ._engine.convert import jsonable, readonly
+from ._engine.helpers.convert import jsonable, readonly
+from ._engine.helpers.validate import MAX_COUNT, check_choice, check_confidence, unmasked
 from ._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior
 from ._engine.sums.grid_average import STEPS_PER_SD, GridSum
-from ._engine.validate import MAX_COUNT, check_choice, check_confidence, unmasked
 from .confusion import ConfusionMatrix, as_confusion_matrix, check_label_values
 from .distributions import GridAverage
 from .errors import BaccError

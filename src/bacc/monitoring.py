@@ -39,15 +39,15 @@ import numpy as np
 
 from ._engine.beta import posterior_parameters
 from ._engine.bounds.per_class import cp_bounds, per_bound_alpha
-from ._engine.convert import FrozenArrays, jsonable
-from ._engine.sums.rows import p_worse, steps
-from ._engine.validate import (
+from ._engine.helpers.convert import FrozenArrays, jsonable
+from ._engine.helpers.validate import (
     check_choice,
     check_confidence,
     check_int,
     check_prior,
     check_random_state,
 )
+from ._engine.sums.rows import p_worse, steps
 from .batch import evaluate_many
 from .confusion import ConfusionMatrix, label_order
 from .counting.grouped import GroupedCounts

@@ -32,8 +32,8 @@ import numpy as np
 from ._engine.beta import posterior_parameters
 from ._engine.bounds.assurance import AssuranceModel
 from ._engine.bounds.per_class import cp_bounds, per_bound_alpha
-from ._engine.deprecation import renamed_arguments
-from ._engine.validate import (
+from ._engine.helpers.deprecation import renamed_arguments
+from ._engine.helpers.validate import (
     MAX_CLASSES,
     check_choice,
     check_confidence,

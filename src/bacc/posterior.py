@@ -14,7 +14,7 @@ import functools
 import numpy as np
 
 from ._engine.beta import posterior_parameters
-from ._engine.validate import check_prior
+from ._engine.helpers.validate import check_prior
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes, chance_level
 from .distributions import BetaPosterior, BetaSum
 

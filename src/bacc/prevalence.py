@@ -41,7 +41,7 @@ import math
 
 import numpy as np
 
-from ._engine.validate import check_confidence, check_random_state, check_size
+from ._engine.helpers.validate import check_confidence, check_random_state, check_size
 from .distributions import BetaPosterior, ContinuousDistribution
 from .errors import BaccError
 from .labels import class_index, is_labelled, per_class

@@ -22,10 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._engine.convert import FrozenArrays, jsonable
-from ._engine.joint import class_patterns, draw_joint_balanced, pair_counts
-from ._engine.probability_greater import pairwise_greater
-from ._engine.validate import (
+from ._engine.helpers.convert import FrozenArrays, jsonable
+from ._engine.helpers.validate import (
     MAX_SIMULATIONS,
     as_label_sequence,
     check_choice,
@@ -33,6 +31,8 @@ from ._engine.validate import (
     check_random_state,
     check_sequence,
 )
+from ._engine.joint import class_patterns, draw_joint_balanced, pair_counts
+from ._engine.probability_greater import pairwise_greater
 from .comparison import (
     ClassifierPosterior,
     check_dirichlet_prior,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from scipy import special as sc
 
-from ._engine.validate import MAX_COUNT, check_confidence, check_int
+from ._engine.helpers.validate import MAX_COUNT, check_confidence, check_int
 from .confusion import as_confusion_matrix, chance_level
 from .errors import BaccWarning
 from .intervals import exact_interval

@@ -32,8 +32,8 @@ from ._engine.bounds.per_class import (
     wald_bounds,
     wilson_bounds,
 )
-from ._engine.deprecation import renamed_arguments
-from ._engine.validate import (
+from ._engine.helpers.deprecation import renamed_arguments
+from ._engine.helpers.validate import (
     MAX_SIMULATIONS,
     _short,
     check_confidence,

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ._engine.convert import FrozenArrays
-from ._engine.validate import check_confidence, check_prior
+from ._engine.helpers.convert import FrozenArrays
+from ._engine.helpers.validate import check_confidence, check_prior
 from .confusion import ConfusionMatrix
 from .errors import BaccError, BaccWarning, require
 from .evaluation import Evaluation, evaluate

@@ -139,7 +139,7 @@ def _predictions_section(k: int, fname: str, heading: str, models, pairs, settin
 
 def demo(args) -> int:
     """``bacc demo``: print the tables of the shipped examples and write their HTML report."""
-    from .._engine.validate import check_confidence
+    from .._engine.helpers.validate import check_confidence
     from ..display.files import is_stdout
     from ..display.report import render_report, write_report
     from .output import check_output_path, page_on_stdout

@@ -82,7 +82,7 @@ class Settings:
             raise BaccError(f"--rope must be a number >= 0, got {rope!r}")
         # options are checked once, before any input is read (an error names the option, not
         # an input)
-        from .._engine.validate import check_confidence, check_prior
+        from .._engine.helpers.validate import check_confidence, check_prior
 
         try:
             check_confidence(args.confidence)
@@ -313,7 +313,7 @@ class UndefinedMetric:
         """The JSON of the metric: the keys of a computed one (as
         :meth:`bacc.MetricPosterior.to_dict`), every number null, ``undefined`` saying why for
         each of them and ``reason`` once."""
-        from .._engine.convert import jsonable
+        from .._engine.helpers.convert import jsonable
 
         numbers = ("sample", "mean", "median", "lower", "upper")
         return {

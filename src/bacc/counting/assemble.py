@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine.validate import MAX_COUNT
+from .._engine.helpers.validate import MAX_COUNT
 from ..confusion import ConfusionMatrix, check_label_values, label_order
 from ..errors import BaccError, BaccWarning
 from ..labels import label_kind

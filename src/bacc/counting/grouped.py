@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._engine.convert import jsonable
+from .._engine.helpers.convert import jsonable
 from ..confusion import ConfusionMatrix
 from ..errors import BaccError
 
