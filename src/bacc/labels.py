@@ -170,7 +170,7 @@ def _as_sequence(values, name: str) -> list:
         # pandas/polars Series: their own missing values (pd.NA, None) come through as objects
         values = values.to_numpy(dtype=object) if _is_pandas(values) else values.to_list()
     arr = np.asarray(values, dtype=object)
-    if arr.ndim != 1 and not isinstance(values, np.ndarray) and all(
+    if arr.ndim == 2 and isinstance(values, list | tuple) and all(
             isinstance(v, tuple) for v in values):
         # keys of several columns (a group named by two columns is a tuple): one label each
         arr = np.empty(len(values), dtype=object)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from .._engine.helpers.validate import MAX_COUNT
 from ..confusion import ConfusionMatrix, check_label_values, label_order
 from ..errors import BaccError, BaccWarning
-from ..labels import label_kind
+from ..labels import check_classes, label_kind
 from .grouped import GroupedCounts
 from .tally import Spec, Tally, clean_value
 
@@ -200,17 +199,8 @@ def assemble(tally: Tally, spec: Spec, *, labels, nulls: str) -> ConfusionMatrix
 
 
 def _given_labels(labels) -> tuple:
-    if isinstance(labels, str | bytes):
-        raise BaccError("labels must be a sequence of labels, not a single string")
-    try:
-        labs = tuple(labels)
-    except TypeError:
-        raise BaccError(f"labels must be a sequence of labels, got {labels!r}") from None
+    """The classes given by ``labels=``, checked by the label layer's one rule."""
+    labs = check_classes(labels)
     if not labs:
         raise BaccError("labels is empty")
-    for lab in labs:
-        if not isinstance(lab, Hashable) or clean_value(lab) is None:
-            raise BaccError(f"labels must be hashable and not missing, got {lab!r}")
-    if len(set(labs)) != len(labs):
-        raise BaccError("labels must be distinct")
     return labs
