@@ -435,8 +435,8 @@ def per_class(value, classes: Sequence, name: str, *, width: int | None = None):
     missing = [c for c, v in zip(classes, out, strict=True) if v is None]
     if missing:
         raise BaccError(
-            f"{name} gives no value for the class(es) {_class_list(missing)}; a labelled "
-            f"{name} must name every class ({_class_list(classes)})"
+            f"{name} gives no value for the class(es) {_class_list(missing)}; {name} given by "
+            f"label must name every class ({_class_list(classes)})"
         )
     try:
         arr = np.array(out, dtype=float)
