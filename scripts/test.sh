@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs bacc with its test dependencies (and, where apt-get is available, the headless
-# Chromium used by the report test and Java for the PySpark test), then runs every test and the
-# examples in the docstrings of src/bacc (pyproject.toml: testpaths, --doctest-modules).
+# Chromium used by the report and site tests and Java for the PySpark test), then runs every test,
+# the examples in the docstrings of src/bacc (pyproject.toml: testpaths, --doctest-modules) and
+# the build of the documentation site (tests/test_package_site.py runs scripts/docs.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
@@ -14,5 +15,5 @@ if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
       || echo "could not install ${need[*]}; the tests that need them will be skipped"
   fi
 fi
-python -m pip install --quiet -e ".[test]"
+python -m pip install --quiet -e ".[test,docs]"
 python -m pytest -q

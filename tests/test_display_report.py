@@ -20,6 +20,7 @@ import pytest
 
 pytest.importorskip("matplotlib").use("Agg")
 
+from support.browser import MEASURE, chromium, open_tab  # noqa: E402
 from support.synthetic import detector_csv, groups_csv, long_names_csv  # noqa: E402
 
 import bacc  # noqa: E402
@@ -31,7 +32,6 @@ from bacc.intervals import (  # noqa: E402
     fold_sem_interval,  # noqa: E402
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
 EVIL = "<script>alert(1)</script>"
 C1_FOLDS = [[[14, 0], [0, 14]], [[14, 0], [0, 14]], [[13, 1], [0, 14]], [[11, 3], [2, 12]],
             [[10, 4], [4, 10]]]
@@ -120,57 +120,12 @@ def test_empty_section_is_an_error():
 # ----------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM),
-                              args=["--headless", "--no-sandbox", "--disable-gpu"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 
 WIDTHS = (390, 768, 1280)
-
-#: Measures a page in the browser (see the module docstring).
-MEASURE = r"""
-() => {
-  const W = document.documentElement.clientWidth;
-  const res = {W, scrollWidth: document.documentElement.scrollWidth, overflow: [], hidden: [],
-               clipped: [], minFont: 1e9, smallest: null, nText: 0, nHeadline: 0};
-  for (const el of document.querySelectorAll('body *')) {
-    if (el.closest('.scroll') && !el.classList.contains('scroll')) continue;
-    if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    if (r.right > W + 0.5 || r.left < -0.5)
-      res.overflow.push(el.tagName + '.' + el.className + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
-  }
-  for (const el of document.querySelectorAll('td.hl')) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0) continue;
-    res.nHeadline++;
-    const box = el.closest('.scroll');
-    const br = box ? box.getBoundingClientRect() : {left: 0, right: W};
-    if (r.right > Math.min(W, br.right) + 0.5 || r.left < Math.max(0, br.left) - 0.5)
-      res.hidden.push(el.textContent);
-  }
-  for (const t of document.querySelectorAll('svg text')) {
-    const r = t.getBoundingClientRect();
-    if (r.width === 0) continue;
-    const m = t.getScreenCTM();
-    const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(m.a * m.a + m.b * m.b);
-    res.nText++;
-    if (px < res.minFont) { res.minFont = px; res.smallest = t.textContent; }
-    const s = t.closest('svg').getBoundingClientRect();
-    if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1)
-      res.clipped.push(t.textContent);
-  }
-  return res;
-}
-"""
-
 
 @pytest.fixture(scope="module")
 def demo_page(tmp_path_factory) -> Path:
@@ -236,19 +191,6 @@ def small_page(page, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("small") / "report.html"
     path.write_text(page, encoding="utf-8")
     return path
-
-
-def open_tab(browser, path: Path, width: int, **context):
-    ctx = browser.new_context(viewport={"width": width, "height": 900}, **context)
-    tab = ctx.new_page()
-    problems: list[str] = []
-    tab.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    tab.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
-    tab.on("request", lambda r: problems.append(f"request: {r.url}") if not r.url.startswith("file:") else None)
-    tab.goto(path.as_uri())
-    tab.wait_for_load_state("load")
-    tab.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-    return ctx, tab, problems
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -510,18 +510,12 @@ def test_report_lists_detectors_in_alarm_first(monitor_page, reference):
 
 @pytest.mark.parametrize("width", (390, 768, 1280))
 def test_monitoring_report_fits_every_screen(monitor_page, width, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    from test_display_report import CHROMIUM, MEASURE, open_tab
+    from support.browser import MEASURE, chromium, open_tab
 
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+    with chromium() as browser:
         ctx, tab, problems = open_tab(browser, monitor_page, width)
         m = tab.evaluate(MEASURE)
         ctx.close()
-        browser.close()
     assert problems == []
     assert m["scrollWidth"] <= width, m["overflow"][:5]
     assert m["overflow"] == []

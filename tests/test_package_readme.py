@@ -39,7 +39,24 @@ def _namespace() -> dict:
 
 
 def test_the_readme_has_python_examples():
-    assert len(BLOCKS) >= 4
+    assert len(BLOCKS) >= 2
+
+
+def test_every_link_of_the_readme_is_a_file_of_the_project():
+    """The README links into the documentation's sources and its picture; none may dangle."""
+    text = README.read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    assert len(links) >= 15
+    missing = [link for link in links if not (README.parent / link.split("#")[0]).exists()]
+    assert missing == []
+
+
+def test_the_readme_gives_the_two_set_up_commands_first():
+    first = re.search(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S).group(1)
+    lines = [line.split("#")[0].strip() for line in first.strip().splitlines()]
+    assert lines == ['pip install -e ".[all]" && bacc demo', "bash scripts/test.sh"]
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert "bash scripts/test.sh" in ci
 
 
 @pytest.mark.parametrize("i", range(len(BLOCKS)))

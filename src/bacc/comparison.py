@@ -2,8 +2,8 @@
 
 Carrillo et al. (2014), section 4.5, compares two classifiers through the posterior of the difference of their
 balanced accuracies, ``delta = lambda_A - lambda_B`` (eq. 14), and ranks several by counting
-pairwise wins. The paper approximates ``p(delta)`` with 5 000 Monte Carlo draws and treats the two posteriors as independent even when both classifiers predicted the
-same examples. Here:
+pairwise wins. The paper approximates ``p(delta)`` with 5 000 Monte Carlo draws and treats
+the two posteriors as independent even when both classifiers predicted the same examples. Here:
 
 * :func:`compare` (independent test sets): ``delta`` is a weighted sum of independent Beta
   variables with the second classifier's weights negated, so its distribution, ``P(delta > 0)``
@@ -12,6 +12,7 @@ same examples. Here:
   only A right, only B right, both wrong) is multinomial, and a Dirichlet posterior over the
   four cells gives the correlated posterior of ``delta`` (:class:`bacc.PairedDifference`,
   also deterministic), with the exact McNemar test as the frequentist counterpart.
+
 Ranking several classifiers is in :mod:`bacc.ranking`.
 """
 

@@ -75,7 +75,7 @@ from ._engine.sums.solvers import (
 )
 from .errors import BaccError
 
-__all__ = ["BetaSum", "GridAverage"]
+__all__ = ["ContinuousDistribution", "SumDistribution", "BetaSum", "GridAverage"]
 
 
 

@@ -474,7 +474,7 @@ def class_intervals(
     adjust : {None, "union", "sidak"}
         ``None``: each interval holds on its own. ``"union"`` / ``"sidak"``: all ``l`` intervals
         hold simultaneously with probability >= ``confidence`` (Bonferroni / Šidák levels of
-        :func:`per_bound_alpha`).
+        ``per_bound_alpha``).
 
     Returns
     -------

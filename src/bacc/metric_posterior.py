@@ -457,8 +457,8 @@ def posterior_metric(
     rows : {"true", "predicted"}
     sampler : {"random", "sobol"}
         Monte Carlo draws: independent pseudo-random Gamma draws (default), or randomised
-        quasi-Monte Carlo: 16 independently scrambled Sobol sequences (:class:`scipy.stats.qmc.
-        Sobol`) mapped through the Gamma quantile function, whose standard errors are the
+        quasi-Monte Carlo: 16 independently scrambled Sobol sequences
+        (:class:`scipy.stats.qmc.Sobol`) mapped through the Gamma quantile function, whose standard errors are the
         spread of the 16 replicate estimates (``n_draws`` is rounded up to 16 times a power of
         2). Sobol draws make the posterior mean far more precise (about 50 times at 4 096
         draws for 10 classes), but the interval ends only 1.2-1.5 times, at 15 times the cost

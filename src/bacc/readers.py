@@ -244,7 +244,7 @@ def _jsonl_table(path: str, text: str) -> Table:
 
 
 def read_table(path: str, *, sep: str | None = None) -> Table:
-    """Read a CSV / TSV / JSON-lines file of examples.
+    r"""Read a CSV / TSV / JSON-lines file of examples.
 
     Parameters
     ----------

@@ -386,7 +386,7 @@ def metric_table(results, confidence: float, name: str | None = None) -> str:
     error).
 
     A result with a ``reason`` (a metric undefined on this input) gets empty cells
-    (:data:`UNDEFINED`) and a note below the table naming the metric, the input ``name`` and
+    (``UNDEFINED``, a dash) and a note below the table naming the metric, the input ``name`` and
     the reason.
     """
     pct = fmt.percent(confidence)

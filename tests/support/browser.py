@@ -1,0 +1,90 @@
+"""Headless Chromium for the tests of pages: Debian's ``/usr/bin/chromium`` through Playwright.
+
+``scripts/test.sh`` installs both where it can (``apt-get install chromium``; the Python driver
+``playwright`` is in the ``test`` extra, and no browser download is needed). Without them the
+tests that need a browser are skipped with the command that installs it.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: Flags for a closed network: no background connections that the machine would refuse.
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+#: Measures a page in the browser (a report: see tests/test_display_report.py).
+MEASURE = r"""
+() => {
+  const W = document.documentElement.clientWidth;
+  const res = {W, scrollWidth: document.documentElement.scrollWidth, overflow: [], hidden: [],
+               clipped: [], minFont: 1e9, smallest: null, nText: 0, nHeadline: 0};
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('.scroll') && !el.classList.contains('scroll')) continue;
+    if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.right > W + 0.5 || r.left < -0.5)
+      res.overflow.push(el.tagName + '.' + el.className + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+  }
+  for (const el of document.querySelectorAll('td.hl')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    res.nHeadline++;
+    const box = el.closest('.scroll');
+    const br = box ? box.getBoundingClientRect() : {left: 0, right: W};
+    if (r.right > Math.min(W, br.right) + 0.5 || r.left < Math.max(0, br.left) - 0.5)
+      res.hidden.push(el.textContent);
+  }
+  for (const t of document.querySelectorAll('svg text')) {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(m.a * m.a + m.b * m.b);
+    res.nText++;
+    if (px < res.minFont) { res.minFont = px; res.smallest = t.textContent; }
+    const s = t.closest('svg').getBoundingClientRect();
+    if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1)
+      res.clipped.push(t.textContent);
+  }
+  return res;
+}
+"""
+
+
+@contextmanager
+def chromium():
+    """A launched browser, or a skip naming what is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_tab(browser, path: Path, width: int, *, open_details: bool = True, **context):
+    """Open a local file at a viewport width; also return the problems the page caused.
+
+    A problem is a console error or warning, an uncaught script error, or a request for
+    anything but a local file (a page must not reach the network).
+    """
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, **context)
+    tab = ctx.new_page()
+    problems: list[str] = []
+    tab.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    tab.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+    tab.on("request", lambda r: problems.append(f"request: {r.url}") if not r.url.startswith(("file:", "data:", "blob:")) else None)
+    tab.goto(path.as_uri())
+    tab.wait_for_load_state("load")
+    if open_details:
+        tab.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    return ctx, tab, problems
