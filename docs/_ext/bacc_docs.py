@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 
 from docutils import nodes
+from docutils.statemachine import StringList
 from docutils.utils.math import latex2mathml
 from sphinx.application import Sphinx
-from docutils.statemachine import StringList
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
