@@ -57,16 +57,17 @@ Shared
     * :mod:`.progress`: a progress bar on standard error, drawn only on a terminal.
 """
 
-from __future__ import annotations
+from types import ModuleType as _ModuleType
 
 from . import metrics
 from .batch import BatchEvaluation, evaluate_many
-from .comparison import Comparison, compare, compare_paired
+from .comparison import Comparison, compare_paired
 from .confusion import ConfusionMatrix
 from .counting import GroupedCounts, counts, counts_from_long
+from .counting.tables import compare, evaluate, rank
 from .distributions import BetaPosterior, BetaSum, PairedDifference
 from .errors import BaccError, BaccWarning, MissingDependencyError
-from .evaluation import ClassResult, Evaluation, PosteriorSummary, evaluate
+from .evaluation import ClassResult, Evaluation, PosteriorSummary
 from .intervals import (
     ClassInterval,
     Interval,
@@ -87,7 +88,7 @@ from .posterior import (
     posterior_balanced_accuracy,
     posterior_class_accuracies,
 )
-from .ranking import Ranking, rank, rank_paired
+from .ranking import Ranking, rank_paired
 from .significance import BinomialTest, McNemarTest, binomial_test, mcnemar_exact
 from .simulation import CoverageResult, MethodCoverage, coverage
 
@@ -147,3 +148,11 @@ __all__ = [
     "monitor",
 ]
 __version__ = "0.1.0"
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), the version and the submodules loaded, nothing else
+    (no names of the imports that build the package)."""
+    modules = {n for n, v in globals().items()
+               if isinstance(v, _ModuleType) and not n.startswith("_")}
+    return sorted(set(__all__) | modules | {"__version__"})

@@ -52,7 +52,7 @@ from ._engine.helpers.validate import (
 )
 from ._engine.sums.rows import interval_and_tail, steps
 from .confusion import ConfusionMatrix, included_classes
-from .distributions import BetaSum
+from .distributions import BetaSum, repr_number
 from .errors import BaccError, BaccWarning, require
 from .labels import check_classes
 from .progress import Progress
@@ -155,6 +155,22 @@ class BatchEvaluation(FrozenArrays):
         for j, lab in enumerate(self.labels):
             data[f"support_{lab}"] = self.support[:, j]
         return pd.DataFrame(data)
+
+    def __repr__(self) -> str:
+        """One line: the groups, the classes, and the range of the posterior mean balanced
+        accuracies with the groups at its ends (``print()`` gives the table)."""
+        G = len(self.groups)
+        head = f"<BatchEvaluation: {G} group{'s' if G != 1 else ''}, {len(self.labels)} classes"
+        means = np.asarray(self.mean, dtype=float)
+        if not G or np.all(np.isnan(means)):
+            return head + ">"
+        lo, hi = int(np.nanargmin(means)), int(np.nanargmax(means))
+        if G == 1:
+            return head + f", balanced accuracy {repr_number(means[0])} (posterior mean)>"
+        return (
+            head + f", balanced accuracy (posterior mean) from {repr_number(means[lo])} "
+            f"({self.groups[lo]}) to {repr_number(means[hi])} ({self.groups[hi]})>"
+        )
 
     def __str__(self) -> str:
         from .display.text import batch_text

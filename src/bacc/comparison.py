@@ -32,7 +32,15 @@ from ._engine.helpers.validate import (
     check_sequence,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes, check_label_values
-from .distributions import BetaSum, ContinuousDistribution, PairedDifference
+from .distributions import (
+    BetaSum,
+    ContinuousDistribution,
+    PairedDifference,
+    repr_interval,
+    repr_level,
+    repr_number,
+    repr_probability,
+)
 from .errors import BaccError
 from .evaluation import Evaluation
 from .labels import encode
@@ -43,7 +51,9 @@ __all__ = [
     "Comparison",
     "compare",
     "compare_paired",
+    "compare_paired_counts",
     "dirichlet_from_beta",
+    "joint_outcomes",
     "paired_counts",
 ]
 
@@ -133,6 +143,19 @@ class Comparison(FrozenArrays):
             "mcnemar": None if self.mcnemar is None else self.mcnemar.to_dict(),
         }
 
+    def __repr__(self) -> str:
+        """One line: the difference's posterior mean and credible interval, P(A > B), the model
+        and the examples (``print()`` gives the full table)."""
+        a, b = self.names
+        n = (f"n={self.n_examples[0]}" if self.paired or self.n_examples[0] == self.n_examples[1]
+             else f"n={self.n_examples[0]} and {self.n_examples[1]}")
+        return (
+            f"<Comparison: {a} - {b} = {repr_number(self.mean)} "
+            f"{repr_interval(self.lower, self.upper)} {repr_level(self.confidence)} credible, "
+            f"P({a} > {b}){repr_probability(self.p_better)}, "
+            f"{'paired' if self.paired else 'independent'}, {n}>"
+        )
+
     def __str__(self) -> str:
         from .display.text import comparison_text
 
@@ -156,8 +179,8 @@ def _check_rope(rope) -> float:
 
 
 def _series_names(*cols) -> tuple[str, ...]:
-    """The names of named, distinct pandas Series (or other objects with a ``name``), else
-    ``A, B, ...``."""
+    """The names of named, distinct pandas Series (or other objects with a ``name``, such as
+    an :class:`~bacc.Evaluation` given one), else ``A, B, ...``."""
     names = [getattr(c, "name", None) for c in cols]
     if all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names):
         return tuple(names)
@@ -280,7 +303,7 @@ def compare(
     prior=None,
     weights=None,
     rows: str = "true",
-    names: Sequence[str] = ("A", "B"),
+    names: Sequence[str] | None = None,
 ) -> Comparison:
     """Compare two classifiers evaluated on independent test sets.
 
@@ -301,8 +324,9 @@ def compare(
         Class weights of the balanced accuracy (matrix inputs; default ``1/l``).
     rows : {"true", "predicted"}
         Orientation of matrix inputs.
-    names : (str, str)
-        Names used in the printed table.
+    names : (str, str), optional
+        Names used in the printed table (default: the names the two results carry, as
+        :attr:`bacc.Evaluation.name`, when both have distinct ones; else ``("A", "B")``).
 
     Returns
     -------
@@ -353,7 +377,7 @@ def compare(
     """
     c = check_confidence(confidence)
     r = _check_rope(rope)
-    nm = check_names(names, 2, ("A", "B"))
+    nm = check_names(names, 2, _series_names(a, b))
     pa = ClassifierPosterior(a, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[0]}")
     pb = ClassifierPosterior(b, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[1]}")
     same_classes(pa, pb, nm[0], nm[1])
@@ -458,13 +482,43 @@ def paired_counts(y_true, y_pred_a, y_pred_b, *, labels=None):
             raise BaccError(f"{exc}; a paired comparison needs both classifiers' predictions "
                             "of the same examples") from None
         raise
-    n = len(classes)
-    cm_a = ConfusionMatrix(np.bincount(ti * n + ai, minlength=n * n).reshape(n, n), classes)
-    cm_b = ConfusionMatrix(np.bincount(ti * n + bi, minlength=n * n).reshape(n, n), classes)
+    return joint_outcomes(classes, ti, ai, bi)
+
+
+def _tally(index: np.ndarray, size: int, n: np.ndarray | None) -> np.ndarray:
+    """How often each index occurs (``n[e]`` times for entry ``e`` when counts are given)."""
+    if n is None:
+        return np.bincount(index, minlength=size)
+    return np.bincount(index, weights=n, minlength=size).round().astype(np.int64)
+
+
+def joint_outcomes(classes, ti, ai, bi, n=None):
+    """Per-class counts of the four joint outcomes, and the two confusion matrices, from class
+    indices.
+
+    Parameters
+    ----------
+    classes : tuple
+        The classes, in order.
+    ti, ai, bi : ndarray of int
+        Class index of the true label and of the two predictions, one entry per example, or
+        per distinct (true, A, B) triple when ``n`` is given.
+    n : ndarray of int, optional
+        How many examples each entry stands for (a table of counted triples, as
+        :func:`bacc.counting.joint.joint_counts` gives); default one each.
+
+    Returns
+    -------
+    (counts, cm_a, cm_b)
+        As :func:`paired_counts`.
+    """
+    m = len(classes)
+    cm_a = ConfusionMatrix(_tally(ti * m + ai, m * m, n).reshape(m, m), classes)
+    cm_b = ConfusionMatrix(_tally(ti * m + bi, m * m, n).reshape(m, m), classes)
     ra = ai == ti
     rb = bi == ti
     cell = np.where(ra & rb, 0, np.where(ra, 1, np.where(rb, 2, 3)))
-    counts = np.bincount(ti * 4 + cell, minlength=4 * cm_a.n_classes).reshape(-1, 4)
+    counts = _tally(ti * 4 + cell, 4 * m, n).reshape(-1, 4)
     return counts, cm_a, cm_b
 
 
@@ -557,7 +611,64 @@ def compare_paired(
     nm = check_names(names, 2, _series_names(y_pred_a, y_pred_b))
     pri = check_dirichlet_prior(prior)
     counts, cm_a, cm_b = paired_counts(y_true, y_pred_a, y_pred_b, labels=labels)
-    keep, w = balanced_classes(cm_a, weights, empty="drop", stacklevel=2)
+    return _paired_comparison(counts, cm_a, cm_b, r, c, pri, weights, nm, stacklevel=3)
+
+
+def compare_paired_counts(
+    classes,
+    codes,
+    n,
+    *,
+    rope: float = 0.0,
+    confidence: float = 0.95,
+    prior=0.5,
+    weights=None,
+    names: Sequence[str] = ("A", "B"),
+) -> Comparison:
+    """:func:`compare_paired` from counted examples: the distinct (true, A, B) triples and how
+    many examples show each (what :func:`bacc.counting.joint.joint_counts` counts where the
+    data live).
+
+    Parameters
+    ----------
+    classes : sequence
+        The classes, in order.
+    codes : array_like of int, shape (m, 3)
+        Class index of the true label, A's prediction and B's prediction of each triple.
+    n : array_like of int, shape (m,)
+        Examples of each triple.
+    rope, confidence, prior, weights, names
+        As in :func:`compare_paired`.
+
+    Returns
+    -------
+    Comparison
+        The same result as :func:`compare_paired` on the examples written out one by one.
+
+    Examples
+    --------
+    >>> import bacc
+    >>> from bacc.comparison import compare_paired_counts
+    >>> c = compare_paired_counts((0, 1), [[0, 0, 0], [0, 0, 1], [1, 1, 1], [1, 0, 1]],
+    ...                           [25, 5, 24, 6])
+    >>> y = [0] * 30 + [1] * 30
+    >>> b = bacc.compare_paired(y, [0] * 30 + [1] * 24 + [0] * 6, [0] * 25 + [1] * 5 + [1] * 30)
+    >>> abs(c.p_better - b.p_better) < 1e-12
+    True
+    """
+    c = check_confidence(confidence)
+    r = _check_rope(rope)
+    nm = check_names(names, 2, ("A", "B"))
+    pri = check_dirichlet_prior(prior)
+    codes = np.asarray(codes, dtype=np.int64).reshape(-1, 3)
+    n = np.asarray(n, dtype=np.int64).reshape(-1)
+    counts, cm_a, cm_b = joint_outcomes(tuple(classes), codes[:, 0], codes[:, 1], codes[:, 2], n)
+    return _paired_comparison(counts, cm_a, cm_b, r, c, pri, weights, nm, stacklevel=3)
+
+
+def _paired_comparison(counts, cm_a, cm_b, r, c, pri, weights, nm, *, stacklevel: int) -> Comparison:
+    """The paired comparison of the per-class joint outcome ``counts`` (:func:`compare_paired`)."""
+    keep, w = balanced_classes(cm_a, weights, empty="drop", stacklevel=stacklevel)
     idx = np.flatnonzero(keep)[w > 0]
     w = w[w > 0]
     alpha = counts[idx].astype(float) + pri

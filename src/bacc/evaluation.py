@@ -12,6 +12,7 @@ from ._engine import beta as _beta
 from ._engine.helpers.convert import FrozenArrays, jsonable, readonly
 from ._engine.helpers.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix, chance_level
+from .distributions import repr_interval, repr_level, repr_number, repr_probability
 from .errors import BaccError
 from .posterior import (
     BalancedAccuracyPosterior,
@@ -45,6 +46,10 @@ class PosteriorSummary:
             "upper": self.upper,
             "confidence": self.confidence,
         }
+
+    def __repr__(self) -> str:
+        return (f"<PosteriorSummary: mean {repr_number(self.mean)} "
+                f"{repr_interval(self.lower, self.upper)} {repr_level(self.confidence)} credible>")
 
 
 def summarize(dist, confidence: float = 0.95) -> PosteriorSummary:
@@ -106,6 +111,13 @@ class ClassResult:
             **{f"posterior_{k}": v for k, v in self.summary.to_dict().items()},
         }
 
+    def __repr__(self) -> str:
+        s = self.summary
+        left_out = "" if self.included else ", not in the balanced accuracy"
+        return (f"<ClassResult {self.label!r}: accuracy {repr_number(s.mean)} "
+                f"{repr_interval(s.lower, s.upper)} {repr_level(s.confidence)} credible, "
+                f"{self.correct}/{self.support} correct{left_out}>")
+
 
 @dataclass(frozen=True, eq=False)
 class Evaluation(FrozenArrays):
@@ -127,6 +139,9 @@ class Evaluation(FrozenArrays):
     #: What :attr:`classes` is built from: the matrix, the prior, the confidence and the
     #: labels of the classes in the balanced accuracy.
     class_source: tuple = field(repr=False, compare=False)
+    #: The classifier's name, when it was given one (``evaluate(..., name=)``, or the
+    #: prediction column of a table): :func:`bacc.rank` and :func:`bacc.compare` keep it.
+    name: str | None = None
 
     @functools.cached_property
     def classes(self) -> tuple[ClassResult, ...]:
@@ -196,6 +211,7 @@ class Evaluation(FrozenArrays):
             "chance": self.chance,
             "p_above_chance": self.p_above_chance,
             "classes": [c.to_dict() for c in self.classes],
+            **({} if self.name is None else {"name": self.name}),
         }
 
     def __str__(self) -> str:
@@ -204,6 +220,17 @@ class Evaluation(FrozenArrays):
 
         return evaluation_table(self, self.exact_interval(),
                                 self.exact_interval(metric="accuracy"), self.class_intervals())
+
+    def __repr__(self) -> str:
+        """One line: the balanced accuracy's posterior mean, credible interval, P(> chance),
+        the classes and the examples (``print()`` gives the full table)."""
+        s = self.balanced_accuracy_summary
+        named = "" if self.name is None else f" {self.name!r}"
+        return (
+            f"<Evaluation{named}: balanced accuracy {repr_number(s.mean)} {repr_interval(s.lower, s.upper)} "
+            f"{repr_level(self.confidence)} credible, P(>chance){repr_probability(self.p_above_chance)}, "
+            f"{self.confusion.n_classes} classes, n={self.confusion.total}>"
+        )
 
     def _repr_html_(self) -> str:
         from .display.html import evaluation_html
@@ -222,6 +249,7 @@ def evaluate(
     rows: str = "true",
     labels=None,
     empty: str = "drop",
+    name: str | None = None,
 ) -> Evaluation:
     """Evaluate a classifier from its confusion matrix, or from true and predicted labels.
 
@@ -243,6 +271,9 @@ def evaluate(
     empty : {"drop", "keep"}
         What to do with classes that have no true examples (see
         :func:`bacc.posterior_balanced_accuracy`).
+    name : str, optional
+        The classifier's name, kept by the result (:attr:`Evaluation.name`) and used by
+        :func:`bacc.rank` and :func:`bacc.compare` for a list of evaluations.
 
     Returns
     -------
@@ -286,6 +317,8 @@ def evaluate(
     True
     """
     c = check_confidence(confidence)
+    if name is not None and (not isinstance(name, str) or not name):
+        raise BaccError(f"name must be a non-empty string, got {name!r}")
     if y_true is not None:
         if matrix_or_cm is not None:
             raise BaccError("give the true labels once: evaluate(y_true, y_pred) or y_true=")
@@ -322,6 +355,7 @@ def evaluate(
         chance=chance,
         p_above_chance=p_above,
         class_source=(cm, readonly(pa), readonly(pb), c, frozenset(bal.labels)),
+        name=name,
     )
 
 

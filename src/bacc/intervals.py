@@ -89,6 +89,7 @@ from ._engine.helpers.validate import (
     unmasked,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
+from .distributions import repr_interval, repr_level, repr_number
 from .errors import BaccError, BaccWarning
 
 __all__ = [
@@ -240,6 +241,24 @@ class ClassInterval:
             "method": self.method,
             "included": bool(self.included),
         }
+
+    def __repr__(self) -> str:
+        left_out = "" if self.included else ", not in the balanced accuracy"
+        return (
+            f"<ClassInterval {self.label!r}: accuracy {repr_number(self.estimate)} "
+            f"{repr_interval(self.lower, self.upper)} {repr_level(self.confidence)} "
+            f"{_SIDES.get(self.sides, self.sides)}, {self.method}, "
+            f"{self.correct}/{self.support} correct{left_out}>"
+        )
+
+    def _repr_html_(self) -> str:
+        from .display.html import class_interval_html
+
+        return class_interval_html(self)
+
+
+#: How a one-line repr names the sides of an interval.
+_SIDES = {"two": "two-sided", "lower": "lower bound", "upper": "upper bound"}
 
 
 def _finite(x) -> float | None:
@@ -427,6 +446,17 @@ class Interval:
             "fold_values": [float(v) for v in self.fold_values],
             "per_class": [c.to_dict() for c in self.per_class],
         }
+
+    def __repr__(self) -> str:
+        """One line: the estimate, the bounds, the level, the method and whether the coverage
+        is guaranteed (``print()`` gives the full table)."""
+        what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
+        kind = "exact" if self.guaranteed else "approximate"
+        return (
+            f"<Interval: {what} {repr_number(self.estimate)} "
+            f"{repr_interval(self.lower, self.upper)} {repr_level(self.confidence)} "
+            f"{_SIDES.get(self.sides, self.sides)}, {self.method} ({kind})>"
+        )
 
     def __str__(self) -> str:
         from .display.text import interval_text

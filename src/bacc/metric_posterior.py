@@ -56,7 +56,13 @@ from ._engine.helpers.validate import (
     check_size,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, included_classes
-from .distributions import BetaPosterior, ContinuousDistribution
+from .distributions import (
+    BetaPosterior,
+    ContinuousDistribution,
+    repr_interval,
+    repr_level,
+    repr_number,
+)
 from .errors import BaccError
 from .labels import class_index
 from .prevalence import RateAtPrevalence, prevalence_shares, rate_value
@@ -375,6 +381,22 @@ class MetricPosterior:
             out["undefined"] = {"sample": "the metric is 0/0 on the test set's counts (a class "
                                           "never predicted, or without examples)"}  # fmt: skip
         return out
+
+    def __repr__(self) -> str:
+        """One line: the metric, its posterior mean and credible interval, the sample value and
+        how it was computed (``print()`` adds the design and the method)."""
+        name = self.metric + ("" if self.label is None else f" of class {self.label!r}")
+        how = "exact" if self.exact else "Monte Carlo"
+        return (
+            f"<MetricPosterior: {name} {repr_number(self.mean)} "
+            f"{repr_interval(self.lower, self.upper)} {repr_level(self.confidence)} credible, "
+            f"sample {repr_number(self.sample)}, {self.design} design, {how}>"
+        )
+
+    def _repr_html_(self) -> str:
+        from .display.html import metric_posterior_html
+
+        return metric_posterior_html(self)
 
     def __str__(self) -> str:
         from .display import numbers as fmt

@@ -30,7 +30,7 @@ from ._engine.helpers.validate import MAX_COUNT, check_choice, check_confidence,
 from ._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior
 from ._engine.sums.grid_average import STEPS_PER_SD, GridSum
 from .confusion import ConfusionMatrix, as_confusion_matrix, check_label_values
-from .distributions import GridAverage
+from .distributions import GridAverage, repr_interval, repr_level, repr_number, repr_probability
 from .errors import BaccError
 from .evaluation import PosteriorSummary
 from .labels import check_classes, encode
@@ -211,6 +211,12 @@ class PopulationClass:
                 "spread": self.spread, "spread_sd": self.spread_sd,
                 "log_evidence": self.log_evidence}  # fmt: skip
 
+    def __repr__(self) -> str:
+        a = self.accuracy
+        return (f"<PopulationClass {self.label!r}: population accuracy {repr_number(a.mean)} "
+                f"{repr_interval(a.lower, a.upper)} {repr_level(a.confidence)} credible, "
+                f"between-subject sd {repr_number(self.spread)}>")
+
 
 @dataclass(frozen=True)
 class SubjectResult:
@@ -235,6 +241,12 @@ class SubjectResult:
                 "support": list(self.support),
                 "sample_balanced_accuracy": self.sample_balanced_accuracy,
                 "independent": self.independent.to_dict(), "shrunken": self.shrunken.to_dict()}  # fmt: skip
+
+    def __repr__(self) -> str:
+        s = self.shrunken
+        return (f"<SubjectResult {self.subject!r}: balanced accuracy {repr_number(s.mean)} "
+                f"{repr_interval(s.lower, s.upper)} {repr_level(s.confidence)} credible under "
+                f"the model (own {repr_number(self.independent.mean)}), n={sum(self.support)}>")
 
 
 @dataclass(frozen=True, eq=False)
@@ -349,10 +361,28 @@ class Population:
             "subjects": [s.to_dict() for s in self.subjects],
         }  # fmt: skip
 
+    def __repr__(self) -> str:
+        """One line: the population balanced accuracy's posterior mean, credible interval and
+        P(> chance), the subjects and the model (``print()`` gives the full tables)."""
+        s = self.summary
+        what = "accuracy" if len(self.labels) == 1 else "balanced accuracy"
+        return (
+            f"<Population: population {what} {repr_number(s.mean)} "
+            f"{repr_interval(s.lower, s.upper)} {repr_level(self.confidence)} credible, "
+            f"P(>chance){repr_probability(self.p_above_chance)}, "
+            f"{len(self.subject_names)} subjects, {len(self.labels)} "
+            f"{'class' if len(self.labels) == 1 else 'classes'}, {self.model} model>"
+        )
+
     def __str__(self) -> str:
         from .display.text import population_table
 
         return population_table(self)
+
+    def _repr_html_(self) -> str:
+        from .display.html import population_html
+
+        return population_html(self)
 
 
 def _summary(dist, c: float, threshold: float | None = None):

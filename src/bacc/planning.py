@@ -42,6 +42,7 @@ from ._engine.helpers.validate import (
     check_random_state,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix
+from .distributions import repr_level, repr_number
 from .errors import BaccError
 from .labels import check_classes, per_class
 
@@ -198,10 +199,29 @@ class LabelPlan:
             "message": self.message,
         }
 
+    def __repr__(self) -> str:
+        """One line: the goal, the labels needed (per class) and the assurance (``print()``
+        gives the plan in full)."""
+        if self.goal == "lower":
+            goal = (f"exact {repr_level(self.confidence)} lower bound of the balanced accuracy "
+                    f"> {self.target:g}")
+        else:
+            goal = f"exact {repr_level(self.confidence)} interval at most {self.target:g} wide"
+        if self.labels is None:
+            return f"<LabelPlan: {goal}: no plan ({'not reachable' if not self.reachable else 'not within the limit'})>"
+        per = ", ".join(f"{x:g}" for x in self.per_class[:6]) + (", ..." if len(self.per_class) > 6 else "")
+        return (f"<LabelPlan: {goal}: {self.labels} more labels ({per} per class, {self.design}), "
+                f"assurance {repr_number(self.assurance)}>")
+
     def __str__(self) -> str:
         from .display.planning_text import plan_text
 
         return plan_text(self)
+
+    def _repr_html_(self) -> str:
+        from .display.html import text_html
+
+        return text_html(repr(self), str(self))
 
 
 @dataclass(frozen=True)
@@ -242,6 +262,11 @@ class NextClass:
             "expected_lower": float(self.expected_lower),
             "p_clear": None if math.isnan(self.p_clear) else float(self.p_clear),
         }
+
+    def __repr__(self) -> str:
+        return (f"<NextClass {self.label!r}: {self.correct}/{self.support} correct, expected width "
+                f"{repr_number(self.expected_width)} and lower bound "
+                f"{repr_number(self.expected_lower)} after one more>")
 
 
 @dataclass(frozen=True)
@@ -295,10 +320,24 @@ class NextLabel:
             "classes": [c.to_dict() for c in self.classes],
         }
 
+    def __repr__(self) -> str:
+        """One line: the class to label next, by which criterion, and the interval now."""
+        best = self.classes[self.best_index]
+        after = (f"expected lower bound {repr_number(best.expected_lower)}"
+                 if self.criterion != "width" else f"expected width {repr_number(best.expected_width)}")
+        return (f"<NextLabel: label class {self.best!r} next (criterion {self.criterion}: {after}; "
+                f"now width {repr_number(self.current_width)}, lower bound "
+                f"{repr_number(self.current_lower)})>")
+
     def __str__(self) -> str:
         from .display.planning_text import next_label_text
 
         return next_label_text(self)
+
+    def _repr_html_(self) -> str:
+        from .display.html import text_html
+
+        return text_html(repr(self), str(self))
 
 
 # ----------------------------------------------------------------------------------------------

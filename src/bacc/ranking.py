@@ -41,13 +41,13 @@ from .comparison import (
     same_classes,
 )
 from .confusion import ConfusionMatrix, balanced_classes, check_label_values
-from .distributions import BetaSum, PairedDifference
+from .distributions import BetaSum, PairedDifference, repr_number, repr_probability
 from .errors import BaccError
 from .evaluation import Evaluation
 from .labels import encode
 from .posterior import prior_phrase
 
-__all__ = ["Ranking", "rank", "rank_paired"]
+__all__ = ["Ranking", "rank", "rank_paired", "rank_paired_counts"]
 
 #: ``pairwise="auto"`` computes every pair exactly up to this many pairs (independent
 #: posteriors, about 10 ms a pair) ...
@@ -159,6 +159,20 @@ class Ranking(FrozenArrays):
             "pairwise": self.pairwise,
             "p_greater_se": None if self.p_greater_se is None else mat(self.p_greater_se),
         }
+
+    def __repr__(self) -> str:
+        """One line: the classifiers from first to last with their posterior mean balanced
+        accuracies, and P(best) of the first (``print()`` gives the full table)."""
+        order = [int(i) for i in self.order]
+        shown = [f"{self.rank[i]}. {self.names[i]} ({repr_number(self.mean_balanced_accuracy[i])})"
+                 for i in order[:5]]
+        more = f", ... {len(order) - 5} more" if len(order) > 5 else ""
+        top = order[0]
+        return (
+            f"<Ranking of {len(order)} classifiers: {', '.join(shown)}{more}; "
+            f"P({self.names[top]} best){repr_probability(self.p_best[top])}, "
+            f"{'paired' if self.paired else 'independent'}>"
+        )
 
     def __str__(self) -> str:
         from .display.text import ranking_text
@@ -330,6 +344,22 @@ def _draw_balanced(rng, post: ClassifierPosterior, n: int, chunk_elems: int = 4_
 
 # ----------------------------------------------------------------------------------------------
 # independent posteriors
+def _is_series(obj) -> bool:
+    """A pandas Series (or anything with an index, ``items`` and ``to_numpy``, one dimension)."""
+    return (all(hasattr(obj, a) for a in ("index", "items", "to_numpy"))
+            and not hasattr(obj, "columns") and getattr(obj, "ndim", 1) == 1)
+
+
+def _item_names(items) -> list[str]:
+    """The names the items carry (a ``name`` attribute, as a named pandas Series or a
+    cross-validation result has), when every item has a distinct non-empty one; else ``A, B,
+    C, ...``."""
+    names = [getattr(x, "name", None) for x in items]
+    if all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names):
+        return names
+    return default_names(len(items))
+
+
 def rank(
     evaluations,
     *,
@@ -345,10 +375,14 @@ def rank(
 
     Parameters
     ----------
-    evaluations : sequence or mapping of (ConfusionMatrix, array_like or Evaluation)
-        The classifiers' results over the same classes. A mapping gives names.
+    evaluations : sequence, mapping or pandas Series of (ConfusionMatrix, array_like or Evaluation)
+        The classifiers' results over the same classes. A mapping (``{"name": result}``) or a
+        Series names them by its keys or index.
     names : sequence of str, optional
-        Names (default: the mapping's keys, else ``A, B, C, ...`` as in :func:`bacc.compare`).
+        Names. Default: the names the input carries, never replaced: a mapping's keys, a
+        Series' index, or the results' own ``name`` attributes when each has a distinct one;
+        only results given without any name are called ``A, B, C, ...`` (as in
+        :func:`bacc.compare`).
     random_state : int, numpy Generator or None
         Seed of the joint posterior draws behind ``p_best`` and ``expected_rank``.
     n_draws : int, optional
@@ -416,11 +450,15 @@ def rank(
     if isinstance(evaluations, Mapping):
         default = [str(k) for k in evaluations]
         items = list(evaluations.values())
+    elif _is_series(evaluations):
+        # a pandas Series of results: its index names them
+        default = [str(k) for k in evaluations.index]
+        items = list(evaluations.to_numpy(dtype=object))
     else:
         if isinstance(evaluations, str | bytes | ConfusionMatrix | Evaluation | np.ndarray):
             raise BaccError("evaluations must be a sequence (or mapping) of several classifiers' results")
         items = list(check_sequence(evaluations, "evaluations"))
-        default = default_names(len(items))
+        default = _item_names(items)
     T = len(items)
     nm, mode = _setup("rank", T, names, default, n_draws, pairwise, EXACT_PAIRS_INDEPENDENT,
                       "quadrature")
@@ -607,14 +645,93 @@ def rank_paired(
         named, labels=labels,
         refuse=lambda seqs: [check_label_values(seqs["y_true"], seqs[k]) for k in list(seqs)[1:]],
     )
-    n = len(classes)
-    cms = [ConfusionMatrix(np.bincount(ti * n + pi, minlength=n * n).reshape(n, n), classes)
-           for pi in codes]
+    return _paired_ranking(classes, ti, codes, None, nm, mode, c, rng, weights, n_draws,
+                           random_state, progress)
+
+
+def rank_paired_counts(
+    classes,
+    codes,
+    n,
+    *,
+    names=None,
+    prior=0.5,
+    weights=None,
+    random_state=0,
+    n_draws: int | None = None,
+    pairwise: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> Ranking:
+    """:func:`rank_paired` from counted examples: the distinct (true, prediction 1, ...,
+    prediction T) tuples and how many examples show each (what
+    :func:`bacc.counting.joint.joint_counts` counts where the data live).
+
+    Parameters
+    ----------
+    classes : sequence
+        The classes, in order.
+    codes : array_like of int, shape (m, 1 + T)
+        Class index of the true label and of each classifier's prediction, per tuple.
+    n : array_like of int, shape (m,)
+        Examples of each tuple.
+    names, prior, weights, random_state, n_draws, pairwise, progress
+        As in :func:`rank_paired` (default names ``A, B, C, ...``).
+
+    Returns
+    -------
+    Ranking
+        The same result as :func:`rank_paired` on the examples written out one by one.
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    if codes.ndim != 2 or codes.shape[1] < 3:
+        raise BaccError("codes must have one row per tuple: the true class and two or more predictions")
+    T = codes.shape[1] - 1
+    nm, mode = _setup("rank_paired", T, names, default_names(T), n_draws, pairwise,
+                      EXACT_PAIRS_PAIRED, "draws")
+    c = float(check_dirichlet_prior(prior)[0])
+    if not np.isscalar(prior) and np.ndim(prior) > 0 and not isinstance(prior, str):
+        raise BaccError("rank_paired takes one concentration for every cell (or 'flat', 'jeffreys')")
+    rng = check_random_state(random_state)
+    return _paired_ranking(tuple(classes), codes[:, 0], list(codes[:, 1:].T),
+                           np.asarray(n, dtype=np.int64).reshape(-1), nm, mode, c, rng, weights,
+                           n_draws, random_state, progress)
+
+
+def _patterns(right: np.ndarray, ti: np.ndarray, n_classes: int, n: np.ndarray | None):
+    """Per class, the distinct right/wrong patterns and how many examples show each
+    (:func:`bacc._engine.joint.class_patterns`, with entries that stand for ``n`` examples)."""
+    if n is None:
+        return class_patterns(right, ti, n_classes)
+    out = []
+    for i in range(n_classes):
+        sel = (ti == i) & (n > 0)
+        rows = right[sel]
+        if rows.shape[0] == 0:
+            out.append((np.zeros((0, right.shape[1]), dtype=bool), np.zeros(0, dtype=np.int64)))
+            continue
+        pats, inv = np.unique(rows, axis=0, return_inverse=True)
+        cnt = np.bincount(np.ravel(inv), weights=n[sel]).round().astype(np.int64)
+        out.append((pats.astype(bool), cnt))
+    return out
+
+
+def _paired_ranking(classes, ti, codes, n, nm, mode, c, rng, weights, n_draws, random_state,
+                    progress) -> Ranking:
+    """The paired ranking of class indices ``ti`` (truth) and ``codes`` (one array per
+    classifier), each entry one example or, with ``n``, ``n`` examples (:func:`rank_paired`)."""
+    T = len(codes)
+    m = len(classes)
+    if n is None:
+        cells = [np.bincount(ti * m + pi, minlength=m * m) for pi in codes]
+    else:
+        cells = [np.bincount(ti * m + pi, weights=n, minlength=m * m).round().astype(np.int64)
+                 for pi in codes]
+    cms = [ConfusionMatrix(x.reshape(m, m), classes) for x in cells]
     cm0 = cms[0]
-    keep, w = balanced_classes(cm0, weights, empty="drop", stacklevel=2)
+    keep, w = balanced_classes(cm0, weights, empty="drop", stacklevel=3)
     idx = np.flatnonzero(keep)
     right = np.column_stack([pi == ti for pi in codes])
-    patterns = class_patterns(right, ti, cm0.n_classes)
+    patterns = _patterns(right, ti, cm0.n_classes, n)
     patterns = [patterns[i] for i in idx]
     n_i = np.array([cnt.sum() for _, cnt in patterns], dtype=float)
     k_ti = np.array([[cnt[pats[:, t]].sum() for pats, cnt in patterns] for t in range(T)], dtype=float)

@@ -18,6 +18,7 @@ from scipy import special as sc
 
 from ._engine.helpers.validate import MAX_COUNT, check_confidence, check_int
 from .confusion import as_confusion_matrix, chance_level
+from .distributions import repr_number
 from .errors import BaccWarning
 from .intervals import exact_interval
 
@@ -86,6 +87,16 @@ class BinomialTest:
             "balanced_above_chance": bool(self.balanced_above_chance),
             "balanced_method": self.balanced_method,
         }
+
+    def __repr__(self) -> str:
+        """One line: the accuracy against chance with its p-value, and the balanced accuracy's
+        exact lower bound against chance (``print()`` gives the full table)."""
+        return (
+            f"<BinomialTest: accuracy {repr_number(self.accuracy)} ({self.correct}/{self.total}) "
+            f"against chance {self.chance:.3g}, p={self.p_value:.3g}"
+            f"{', above' if self.above_chance else ', not above'} chance; balanced accuracy lower "
+            f"bound {repr_number(self.balanced_lower)} against {self.balanced_chance:.3g}>"
+        )
 
     def __str__(self) -> str:
         from .display.text import binomial_test_text
@@ -225,6 +236,10 @@ class McNemarTest:
     def discordant(self) -> int:
         """Number of examples on which the classifiers disagree in correctness."""
         return self.only_a + self.only_b
+
+    def __repr__(self) -> str:
+        return (f"<McNemarTest: only A right {self.only_a}, only B right {self.only_b}, "
+                f"p={self.p_value:.3g} (two-sided, exact)>")
 
     def __str__(self) -> str:
         from .display.text import mcnemar_text

@@ -46,6 +46,7 @@ from ._engine.helpers.validate import (
     check_weights,
 )
 from .confusion import ConfusionMatrix
+from .distributions import repr_level, repr_number
 from .errors import BaccError
 from .progress import Progress
 
@@ -122,6 +123,11 @@ class MethodCoverage:
             "seconds": float(self.seconds),
         }
 
+    def __repr__(self) -> str:
+        return (f"<MethodCoverage: {self.method} covers {repr_number(self.coverage)} "
+                f"(Monte Carlo error {self.mc_se:.2g}), mean width {repr_number(self.mean_width)}"
+                f"{', exact' if self.exact else ''}>")
+
 
 @dataclass(frozen=True)
 class CoverageResult:
@@ -167,6 +173,18 @@ class CoverageResult:
                            else self.prevalence),
             "methods": [m.to_dict() for m in self.methods],
         }
+
+    def __repr__(self) -> str:
+        """One line: what was simulated and the coverage of each method (``print()`` gives the
+        table)."""
+        what = self.metric.replace("_", " ")
+        shown = ", ".join(f"{m.method} {repr_number(m.coverage)}" for m in self.methods[:6])
+        more = f", ... {len(self.methods) - 6} more" if len(self.methods) > 6 else ""
+        return (
+            f"<CoverageResult: coverage of {repr_level(self.confidence)} intervals of the {what} "
+            f"(true value {self.true_value:.4g}) over {self.n_sim} simulated test sets: "
+            f"{shown}{more}>"
+        )
 
     def __str__(self) -> str:
         from .display.text import coverage_text

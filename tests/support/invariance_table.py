@@ -139,7 +139,36 @@ class Row:
 
 
 def _ev(d, form):
+    if form == "frame":  # a table of predictions, counted by bacc.counts
+        return bacc.evaluate(d.frame(), true="label", pred="a", weights=d.weights)
+    if form == "polars":
+        return bacc.evaluate(__import__("polars").from_pandas(d.frame()), true="label", pred="a",
+                             weights=d.weights)
     return bacc.evaluate(_seq(form, d.y_true), _seq(form, d.y_pred), weights=d.weights)
+
+
+def _compare_paired(d, form):
+    if form == "frame":  # two prediction columns of one table: the paired model
+        return bacc.compare(d.frame(), true="label", pred=["a", "b"], weights=d.weights)
+    return bacc.compare_paired(_seq(form, d.y_true), _seq(form, d.y_pred),
+                               _seq(form, d.y_pred_b), weights=d.weights)
+
+
+def _rank_paired(d, form):
+    if form == "frame":  # prediction columns of one table: the paired model
+        return bacc.rank(d.frame(), true="label", pred=["a", "b"], weights=d.weights)
+    return bacc.rank_paired(_seq(form, d.y_true), {"a": _seq(form, d.y_pred),
+                                                   "b": _seq(form, d.y_pred_b)},
+                            weights=d.weights)
+
+
+def _evaluate_many(d, form):
+    if form == "stack":
+        return bacc.evaluate_many(_stack(d), labels=d.classes, progress=False)
+    if form == "frame_by":  # bacc.evaluate of a table with by=, as the command line's --by
+        return bacc.evaluate(d.frame(), true="label", pred="a", by="subject", progress=False)
+    return bacc.evaluate_many(bacc.counts(d.frame(), true="label", pred="a", by="subject",
+                                          progress=False), progress=False)
 
 
 def _folds(d):
@@ -173,7 +202,7 @@ def _monitor(d, form):
 
 
 ROWS: dict[str, Row] = {
-    "evaluate": Row(_ev, forms=SEQ_FORMS),
+    "evaluate": Row(_ev, forms=(*SEQ_FORMS, "frame", "polars")),
     "evaluate[matrix]": Row(
         lambda d, form: bacc.evaluate(_matrix(form, d.cm()), weights=d.weights), forms=MATRIX_FORMS),
     "evaluate[weights]": Row(
@@ -183,27 +212,19 @@ ROWS: dict[str, Row] = {
                                                              _seq(form, d.y_pred)),
         forms=SEQ_FORMS),
     "evaluate_many": Row(
-        lambda d, form: bacc.evaluate_many(
-            _stack(d) if form == "stack" else bacc.counts(d.frame(), true="label", pred="a",
-                                                           by="subject", progress=False),
-            labels=d.classes if form == "stack" else None, progress=False),
-        forms=("stack", "counts"), keeps=("relabel", "forms", "travel", "untouched")),
+        _evaluate_many, forms=("stack", "counts", "frame_by"),
+        keeps=("relabel", "forms", "travel", "untouched")),
     "compare": Row(
         lambda d, form: bacc.compare(_matrix(form, d.cm("a")), _matrix(form, d.cm("b")),
                                      weights=d.weights),
         forms=MATRIX_FORMS),
-    "compare_paired": Row(
-        lambda d, form: bacc.compare_paired(_seq(form, d.y_true), _seq(form, d.y_pred),
-                                            _seq(form, d.y_pred_b), weights=d.weights),
-        forms=SEQ_FORMS),
+    "compare_paired": Row(_compare_paired, forms=(*SEQ_FORMS, "frame")),
     "rank": Row(
         lambda d, form: bacc.rank([_matrix(form, d.cm("a")), _matrix(form, d.cm("b")),
                                    _matrix(form, d.cm("a"))], names=["a", "b", "c"]),
         forms=MATRIX_FORMS, relabel_tol=0.03, note="P(best) from joint draws"),
-    "rank_paired": Row(
-        lambda d, form: bacc.rank_paired(_seq(form, d.y_true), {"a": _seq(form, d.y_pred),
-                                         "b": _seq(form, d.y_pred_b)}, weights=d.weights),
-        forms=SEQ_FORMS, relabel_tol=0.03, note="P(best) from joint draws"),
+    "rank_paired": Row(_rank_paired, forms=(*SEQ_FORMS, "frame"), relabel_tol=0.03,
+                       note="P(best) from joint draws"),
     "counts": Row(
         lambda d, form: bacc.counts(d.frame() if form == "pandas" else __import__("polars")
                                     .from_pandas(d.frame()),

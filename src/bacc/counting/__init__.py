@@ -28,6 +28,12 @@ The modules:
 * :mod:`.assemble`: the aggregated rows of any engine turned into a
   :class:`bacc.ConfusionMatrix` or grouped counts, by the same rules for all.
 * :mod:`.grouped`: :class:`GroupedCounts`, one confusion matrix per group over shared classes.
+* :mod:`.joint`: several classifiers' predictions of the same examples counted jointly (the
+  tuples of true and predicted classes a paired comparison or ranking needs).
+* :mod:`.tables`: :func:`bacc.evaluate`, :func:`bacc.compare` and :func:`bacc.rank` of a table
+  of predictions (``true=``, ``pred=``, ``by=``), counted here and handed to the numerics.
+* :mod:`.looks`: the one rule, and the one message, for a table of predictions given where a
+  confusion matrix was expected.
 
 Conventions (checked at this boundary, for every engine alike)
     Missing labels (null, NaN, an empty CSV field) are an error by default, naming how many

@@ -12,14 +12,19 @@ from . import text
 __all__ = [
     "batch_html",
     "binomial_test_html",
+    "class_interval_html",
     "comparison_html",
     "coverage_html",
+    "distribution_html",
     "escape",
     "evaluation_html",
     "interval_html",
     "mcnemar_html",
+    "metric_posterior_html",
+    "population_html",
     "ranking_html",
     "table",
+    "text_html",
 ]
 
 
@@ -222,3 +227,112 @@ def batch_html(b, *, limit: int = 40) -> str:
     """
     header, rows = text.batch_rows(b, limit=limit)
     return f"<div><p>{escape(text.batch_title(b))}</p>" + table(header, rows) + "</div>"
+
+
+def text_html(headline: str, body: str) -> str:
+    """HTML of a result whose display is its text: the one-line summary, then the text as it
+    prints (``<pre>``, escaped).
+
+    Parameters
+    ----------
+    headline : str
+        The result's one-line ``repr``.
+    body : str
+        Its ``str``.
+
+    Returns
+    -------
+    str
+        A ``<div>``.
+    """
+    return (f"<div><p>{escape(headline.strip('<>'))}</p>"
+            f'<pre style="white-space: pre-wrap">{escape(body)}</pre></div>')
+
+
+def distribution_html(d, confidence: float = 0.95) -> str:
+    """HTML of a distribution object (:class:`bacc.BetaPosterior`, :class:`bacc.BetaSum`,
+    :class:`bacc.PairedDifference`, ...): its one-line description and a table of its mean,
+    median, mode, standard deviation and central credible interval.
+
+    Parameters
+    ----------
+    d : distribution object
+        Anything with the surface of :class:`bacc.distributions.ContinuousDistribution`.
+    confidence : float
+        Mass of the central interval shown.
+
+    Returns
+    -------
+    str
+        A ``<div>``.
+    """
+    s = d.summary(confidence)
+    pct = fmt.percent(confidence)
+    header = ["", "mean", "median", "mode", "sd", f"{pct} central interval"]
+    row = ["value", fmt.number(s["mean"]), fmt.number(s["median"]), fmt.number(s["mode"]),
+           fmt.number(d.std()), fmt.interval(s["lower"], s["upper"])]
+    return f"<div><p>{escape(repr(d))}</p>" + table(header, [row]) + "</div>"
+
+
+def class_interval_html(ci) -> str:
+    """HTML of a :class:`bacc.ClassInterval`: one row, the class's accuracy and bounds.
+
+    Parameters
+    ----------
+    ci : ClassInterval
+
+    Returns
+    -------
+    str
+        A ``<div>``.
+    """
+    header = ["class", "correct / examples", "accuracy", "lower", "upper", "level", "method"]
+    row = [str(ci.label), f"{ci.correct} / {ci.support}", fmt.number(ci.estimate),
+           fmt.number(ci.lower), fmt.number(ci.upper), fmt.percent(ci.confidence), ci.method]
+    return "<div>" + table(header, [row]) + "</div>"
+
+
+def population_html(p) -> str:
+    """HTML of a :class:`bacc.Population`: the population, new-subject and pooled rows, the
+    probability above chance and the verdict.
+
+    Parameters
+    ----------
+    p : Population
+
+    Returns
+    -------
+    str
+        A ``<div>``.
+    """
+    header, rows = text.population_text_rows(p)
+    what = "accuracy" if len(p.labels) == 1 else "balanced accuracy"
+    return (
+        f"<div><p>mixed-effects ({escape(p.model)}) inference: {len(p.subject_names)} subjects, "
+        f"{len(p.labels)} {'class' if len(p.labels) == 1 else 'classes'}, "
+        f"{int(p.support.sum())} examples</p>"
+        + table(header, rows)
+        + f"<p>P(population {what} &gt; chance {fmt.significant(p.chance)}) "
+        f"{escape(fmt.p_phrase(p.p_above_chance))}</p><p>{escape(p.verdict)}</p></div>"
+    )
+
+
+def metric_posterior_html(m) -> str:
+    """HTML of a :class:`bacc.MetricPosterior`: the sample value, the posterior mean, median
+    and credible interval, the design and the method.
+
+    Parameters
+    ----------
+    m : MetricPosterior
+
+    Returns
+    -------
+    str
+        A ``<div>``.
+    """
+    name = m.metric + ("" if m.label is None else f" of class {m.label}")
+    header = ["", "sample", "posterior mean", "median", f"{fmt.percent(m.confidence)} interval"]
+    row = [name, fmt.number(m.sample), fmt.number(m.mean), fmt.number(m.median),
+           fmt.interval(m.lower, m.upper)]
+    return (f"<div>{table(header, [row])}<p>{escape(m.design)} design; {escape(m.method)}</p>"
+            "</div>")
