@@ -25,7 +25,9 @@ from bacc.display.plot import plot_measures
 data = json.loads((files("bacc") / "data" / "paper_examples.json").read_text())
 examples = {e["short"]: e for e in data["examples"]}
 for short in ("C1", "C2"):
-    print(f"{short}: {examples[short]['note']}")
+    e = examples[short]
+    print(f"{short}: {e['name']}")
+    print(f"    rows = true class {e['labels']}: {e['counts']}")
 
 # %%
 # The conventional report: mean of the fold accuracies
