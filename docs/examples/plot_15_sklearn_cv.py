@@ -44,8 +44,8 @@ print(results["logistic"])
 # The mean of the fold accuracies with two standard errors (red) beside the posterior
 # accuracy (blue) and balanced accuracy (green) of the summed matrix, as in Brodersen et
 # al. (2010), Fig. 1. With 569 examples and classes of 212 and 357 the three agree
-# closely; the fold interval is still an approximation without a guaranteed coverage, and
-# on smaller or more imbalanced data it can pass 100% (see
+# closely; the fold interval is still an approximation without a guaranteed coverage,
+# and on smaller or more imbalanced data it can pass 100% (see
 # :ref:`sphx_glr_auto_examples_plot_02_papers_examples.py`).
 evaluations = {name: r.evaluation for name, r in results.items()}
 fold_intervals = [bacc.fold_sem_interval(r.fold_confusions) for r in results.values()]
