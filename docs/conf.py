@@ -86,6 +86,8 @@ sphinx_gallery_conf = {
     "image_scrapers": ("matplotlib",),
     "reset_modules": ("matplotlib",),
     "capture_repr": ("_repr_html_", "__repr__"),
+    # the computation-times page loads jQuery and DataTables from a CDN: the site stays local
+    "write_computation_times": False,
 }
 
 # -- HTML ---------------------------------------------------------------------------------------

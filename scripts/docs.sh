@@ -10,5 +10,7 @@ if [ -z "${BACC_DOCS_NO_INSTALL:-}" ]; then
   python -m pip install --quiet -e ".[docs]"
 fi
 out="${BACC_DOCS_OUT:-docs/_build}"
+# every example runs in every build: no page of a renamed or removed example survives either
+rm -rf docs/auto_examples docs/api/generated docs/api/modules
 MPLBACKEND=Agg python -m sphinx -W --keep-going -n -q -b html -d "$out/doctrees" docs "$out/html"
 echo "site built: $out/html/index.html"
