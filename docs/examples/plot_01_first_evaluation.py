@@ -15,6 +15,8 @@ draws the posterior with :meth:`bacc.Evaluation.plot` (the same figure as
 # Rows are the true class, columns the predicted class. ``print`` shows the table that
 # the ``bacc evaluate`` command prints: sample values, the posterior summaries with
 # their central credible intervals, and the exact (frequentist) intervals beside them.
+import matplotlib.pyplot as plt
+
 import bacc
 
 ev = bacc.evaluate([[42, 3], [6, 4]])
@@ -62,3 +64,12 @@ fig = ev.plot()
 from bacc.display.plot import plot_posterior
 
 fig = plot_posterior(ev, measures=["balanced_accuracy"], title="42/45 and 4/10 correct")
+
+# %%
+# Showing and saving the figures
+# ------------------------------
+# Each function returns a ``matplotlib`` figure: ``fig.savefig("posterior.png")`` writes
+# it. When ``matplotlib.pyplot`` has been imported, as at the top of this script, bacc
+# creates its figures through it, so ``plt.show()`` opens them in windows when the
+# script runs, and a notebook shows them below the cell.
+plt.show()

@@ -19,6 +19,8 @@ gives only the sums) and is documented in the package data.
 import json
 from importlib.resources import files
 
+import matplotlib.pyplot as plt
+
 import bacc
 from bacc.display.plot import plot_measures
 
@@ -71,3 +73,5 @@ face_place = examples["face/place"]
 cm_fp = bacc.ConfusionMatrix(face_place["counts"], labels=face_place["labels"])
 ev_fp = bacc.evaluate(cm_fp)
 fig = plot_measures({"face/place": ev_fp}, title="one test set of 20 examples")
+
+plt.show()

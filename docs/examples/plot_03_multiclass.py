@@ -20,6 +20,7 @@ features and shipped with bacc.
 # ordered naturally.
 from importlib.resources import files
 
+import matplotlib.pyplot as plt
 import pandas as pd
 
 import bacc
@@ -60,3 +61,5 @@ print(ev.exact_interval())
 # The posterior of the balanced accuracy of three classes has no closed form; bacc
 # computes it deterministically. Its density, as in Carrillo et al. (2014), Fig. 3:
 fig = ev.plot(measures=["balanced_accuracy"])
+
+plt.show()

@@ -18,6 +18,7 @@ scikit-learn's bundled digits data (10 classes, 1 797 examples), shipped with ba
 # Printing it shows the counts with the totals of each true class.
 from importlib.resources import files
 
+import matplotlib.pyplot as plt
 import pandas as pd
 
 import bacc
@@ -54,3 +55,5 @@ for c in ev.classes:
 wine = pd.read_csv(files("bacc") / "data" / "wine_cv_predictions.csv")
 ev_wine = bacc.evaluate(wine["true"], wine["knn_unscaled"])
 fig = plot_confusion(ev_wine, normalize=False, title="k-NN on the wine data: counts")
+
+plt.show()

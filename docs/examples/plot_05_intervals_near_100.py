@@ -87,3 +87,5 @@ cov = bacc.coverage(["union", "wald", "bayes"], class_sizes=[30, 12],
                     true_class_accuracies=[0.98, 0.95], n_simulations=20_000,
                     random_state=0)
 print(cov)
+
+plt.show()

@@ -13,6 +13,8 @@ deterministically and :meth:`bacc.Comparison.plot` draws it (the same figure as
 # %%
 # Compare two confusion matrices
 # ------------------------------
+import matplotlib.pyplot as plt
+
 import bacc
 
 old = [[350, 30], [25, 95]]  # rows: true negative, true positive
@@ -60,3 +62,5 @@ similar = [[178, 22], [8, 42]]
 c3 = bacc.compare(similar, old, rope=0.02, names=("similar", "old"))
 print(c3)
 fig = c3.plot()
+
+plt.show()

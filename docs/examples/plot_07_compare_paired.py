@@ -19,6 +19,7 @@ the same folds.
 # -----------------
 from importlib.resources import files
 
+import matplotlib.pyplot as plt
 import pandas as pd
 
 import bacc
@@ -72,3 +73,5 @@ wine = pd.read_csv(files("bacc") / "data" / "wine_cv_predictions.csv")
 big = bacc.compare_paired(wine["true"], wine["logistic_regression"],
                           wine["knn_unscaled"])
 print(big)
+
+plt.show()

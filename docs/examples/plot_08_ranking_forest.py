@@ -14,6 +14,7 @@ and :func:`bacc.rank_paired` ranks them under their joint posterior.
 # --------------------
 from importlib.resources import files
 
+import matplotlib.pyplot as plt
 import pandas as pd
 
 import bacc
@@ -71,3 +72,5 @@ detectors = {
 }
 print(bacc.rank(detectors, n_draws=20_000))
 fig = plot_forest(detectors, exact=[ev.exact_interval() for ev in detectors.values()])
+
+plt.show()

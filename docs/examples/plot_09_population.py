@@ -16,6 +16,7 @@ the mixed-effects answer of Brodersen et al. (2012, 2013), computed exactly by
 # Each subject has its own class accuracies (logits drawn from a normal law centred on
 # 1.6, an accuracy of 0.83) and its own number of examples, 35% of them positive. The
 # data are labels, predictions and a subject column, as they would come from a table.
+import matplotlib.pyplot as plt
 import numpy as np
 
 import bacc
@@ -85,3 +86,5 @@ n = [[45, 51, 20, 46, 48], [55, 49, 80, 54, 32]]
 small = bacc.population(correct=k, totals=n)
 print(small.verdict)
 fig = plot_population(small, width=4.2)
+
+plt.show()

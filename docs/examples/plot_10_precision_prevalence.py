@@ -15,6 +15,7 @@ policy by.
 # %%
 # Precision on the test set
 # -------------------------
+import matplotlib.pyplot as plt
 import numpy as np
 
 import bacc
@@ -64,3 +65,5 @@ fig = plot_precision_prevalence(curve, prevalence=0.00425, test_prevalence=50 / 
 f1 = bacc.posterior_metric(cm, "f1", label=1, prevalence=0.00425)
 bp = bacc.posterior_metric(cm, "balanced_precision", label=1)
 print(f"F1 at 0.425%: {f1.median:.3f};  balanced precision: {bp.median:.3f}")
+
+plt.show()

@@ -87,3 +87,5 @@ for y, post in enumerate(reversed(rows)):
 ax.set_yticks(range(len(rows)), [post.metric for post in reversed(rows)])
 ax.set_xlabel("posterior mean (dot), 95% credible interval, sample value (cross)")
 ax.spines[["top", "right"]].set_visible(False)
+
+plt.show()

@@ -16,6 +16,7 @@ timeline.
 # --------------------------
 # One row per labelled prediction: detector, time stamp, true label, predicted label.
 # 30% of the examples are positive.
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -91,3 +92,5 @@ table = m.to_pandas()
 print(table.columns.tolist())
 columns = ["detector", "window_start", "posterior_mean", "p_worse"]
 print(table.loc[table.alarm, columns].head())
+
+plt.show()

@@ -91,3 +91,5 @@ ax.spines[["top", "right"]].set_visible(False)
 # Plan the number, then collect it: labelling until the bound first clears the goal
 # would void the coverage of the exact interval, which holds for a sample size fixed in
 # advance.
+
+plt.show()

@@ -15,6 +15,7 @@ negatives and between 5 and 60 positives. Which ones need attention?
 # A stack of confusion matrices of shape (groups, classes, classes), rows = true class.
 # Most detectors have class accuracies around 0.9; ``det017`` misses 40% of its
 # positives.
+import matplotlib.pyplot as plt
 import numpy as np
 
 import bacc
@@ -74,3 +75,5 @@ ev = evaluations["det017"]
 row = table.set_index("group").loc["det017"]
 print(f"evaluate: {ev.balanced_accuracy_summary.mean:.10f}")
 print(f"batch:    {row.posterior_mean:.10f}")
+
+plt.show()

@@ -15,6 +15,7 @@ The data set is scikit-learn's bundled breast cancer data (569 examples: 212 mal
 # %%
 # Cross-validate two models
 # -------------------------
+import matplotlib.pyplot as plt
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_predict
@@ -82,3 +83,5 @@ for depth, score in zip(search.cv_results_["param_max_depth"],
                         search.cv_results_["mean_test_score"], strict=True):
     print(f"max_depth={depth!s:5s} mean lower bound {score:.4f}")
 print("chosen:", search.best_params_)
+
+plt.show()

@@ -14,6 +14,8 @@ and draws them side by side with :func:`bacc.display.plot.plot_forest`.
 # The same matrix, four ways
 # --------------------------
 # Labels name the classes; per-class options given as a mapping are aligned by label.
+import matplotlib.pyplot as plt
+
 import bacc
 from bacc.display.plot import plot_forest
 
@@ -58,3 +60,5 @@ fig = plot_forest(variants, exact=exact, title="one matrix, four analyses")
 # evaluation: :func:`bacc.posterior_balanced_accuracy` returns the distribution object.
 post = bacc.posterior_balanced_accuracy(cm, prior="jeffreys")
 print(f"P(balanced accuracy > 0.8) = {post.p_above(0.8):.3f}")
+
+plt.show()
