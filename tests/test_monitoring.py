@@ -105,13 +105,14 @@ def small_log():
 @pytest.fixture(scope="module")
 def previous(log):
     return bacc.monitor(log, true="label", pred="predicted", time="ts", by="detector",
-                        window="7D", progress=False)
+                        window="7D", baseline="previous", alarm_at=0.99, progress=False)
 
 
 @pytest.fixture(scope="module")
 def reference(log):
     return bacc.monitor(log, true="label", pred="predicted", time="ts", by="detector",
-                        window="7D", baseline="2025-01-06:2025-04-07", progress=False)
+                        window="7D", baseline="2025-01-06:2025-04-07", alarm_at=0.99,
+                        progress=False)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -235,7 +236,8 @@ def test_false_alarm_rate_of_unchanged_detectors_matches_the_stated_rate(request
 
 def test_exact_rule_alarms_less_and_still_finds_the_degraded_detector(log, reference):
     m = bacc.monitor(log, true="label", pred="predicted", time="ts", by="detector",
-                     baseline="2025-01-06:2025-04-07", rule="exact", n_simulations=300, progress=False)
+                     baseline="2025-01-06:2025-04-07", rule="exact", alarm_at=0.99,
+                     n_simulations=300, progress=False)
     assert m.alarms == (DEGRADED,)
     assert m.false_alarm_rate < reference.false_alarm_rate
     assert m.first_alarm(DEGRADED) <= CHANGE + dt.timedelta(days=7)
@@ -537,10 +539,13 @@ def test_command_line(small_log, tmp_path, capsys):
     base = ["monitor", str(path), "--true", "label", "--pred", "predicted", "--time", "ts",
             "--by", "detector", "--simulations", "200"]
     assert main(base) == 0
-    assert "rule: alarm when P(balanced accuracy of the window < baseline) >= 0.99" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "rule: a window alarms when P(balanced accuracy of the window < baseline) >= 0.999" in text
+    assert "baseline: each detector's first 8 windows of 7D (pooled counts)" in text
     assert main([*base, "--format", "json", "--baseline", "2025-01-06:2025-03-03"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["baseline"].startswith("the pooled counts of 2025-01-06 to 2025-03-03")
+    assert d["baseline"].startswith("the period 2025-01-06 to 2025-03-03")
+    assert d["baseline_blind_spot"].startswith("a drop that began before or during the period")
     assert main([*base, "--format", "csv", "--baseline", "0.9", "--window", "1M"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("detector,window_start,support_0,support_1") and len(lines) == 1 + 6 * 12

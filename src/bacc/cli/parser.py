@@ -454,18 +454,23 @@ def build_parser() -> argparse.ArgumentParser:
         "monitor", help="balanced accuracy per time window and detector, with alarms",
         description=_desc("Count the examples of every detector in fixed calendar windows (in "
                     "DuckDB, out of core), evaluate every window (posterior mean, credible and "
-                    "exact intervals) and compare it with a baseline: the previous windows, a "
-                    "reference period or a number. A window alarms when P(balanced accuracy of "
-                    "the window < baseline - margin) >= --alarm-at (or, with --rule exact, when "
-                    "its exact upper bound lies below the baseline's exact lower bound); the "
-                    "rule's false-alarm rate per window under no change is measured by "
-                    "simulation and printed. Detectors in alarm are listed first."),
+                    "exact intervals) and compare it with a baseline: each detector's first "
+                    "windows (default), the previous windows, every earlier window, a reference "
+                    "period or a number; the output names the baseline and what it cannot see. "
+                    "A window alarms when P(balanced accuracy of the window < baseline - margin) "
+                    ">= --alarm-at (or, with --rule exact, when its exact upper bound lies below "
+                    "the baseline's exact lower bound); the rule's false-alarm rate per window "
+                    "under no change is measured by simulation and printed. A detector is in "
+                    "ALARM when its latest window alarms, alarmed when an earlier one did; those "
+                    "are listed first."),
         formatter_class=_Formatter,
         epilog=_epilog("""
             examples:
               bacc monitor log.parquet --true label --pred predicted --time ts --by detector
               bacc monitor log.parquet --true label --pred predicted --time ts --by detector \\
                   --window 1D --baseline 2026-01-01:2026-02-01 -o monitor.html
+              bacc monitor log.parquet --true label --pred predicted --time ts --by detector \\
+                  --baseline previous --alarm-at 0.99      # the former default
               bacc monitor log.csv --true label --pred predicted --time ts --baseline 0.9 --format csv
         """),
     )
@@ -484,16 +489,18 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("monitoring")
     g.add_argument("--window", default="7D", metavar="W",
                    help="window width: 30min, 1h, 1D, 7D (Monday to Sunday, default), 1M, 3M, 1Y, e.g. --window 1D")
-    g.add_argument("--baseline", default="previous", metavar="B",
-                   help="previous (the pooled --lookback windows before each, default), a number, or a "
-                        "period START:END (end excluded), e.g. --baseline 0.9 or --baseline 2026-01-01:2026-02-01")
-    g.add_argument("--lookback", type=int, default=4, metavar="K",
-                   help="windows pooled by --baseline previous (default 4), e.g. --lookback 8")
+    g.add_argument("--baseline", default="first", metavar="B",
+                   help="first (each detector's first --lookback windows, pooled; default: does not see a "
+                        "drop that began in them), previous (the --lookback windows before each: absorbs a "
+                        "drop that lasts), past (every earlier window), a number, or a period START:END "
+                        "(end excluded), e.g. --baseline previous or --baseline 2026-01-01:2026-02-01")
+    g.add_argument("--lookback", type=int, default=None, metavar="K",
+                   help="windows pooled by --baseline first (default 8) or previous (default 4), e.g. --lookback 12")
     g.add_argument("--rule", choices=["posterior", "exact"], default="posterior",
                    help="alarm on P(worse) >= --alarm-at (posterior, default) or on non-overlapping "
                         "exact intervals (exact), e.g. --rule exact")
-    g.add_argument("--alarm-at", type=float, default=0.99, metavar="P",
-                   help="threshold on P(worse) of the posterior rule (default 0.99), e.g. --alarm-at 0.999")
+    g.add_argument("--alarm-at", type=float, default=0.999, metavar="P",
+                   help="threshold on P(worse) of the posterior rule (default 0.999), e.g. --alarm-at 0.99")
     g.add_argument("--margin", type=float, default=0.0, metavar="M",
                    help="how much lower counts as worse (default 0), e.g. --margin 0.02")
     g.add_argument("--confidence", type=float, default=0.95, metavar="C",

@@ -45,17 +45,28 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
+def state_words() -> str:
+    """What the states of a detector mean, in one line."""
+    from ..monitoring import STATES
+
+    return "; ".join(f"{word} = {meaning}" for word, meaning in STATES.items())
+
+
 def monitoring_head(m) -> list[str]:
-    """The opening lines: size, baseline, decision rule and its measured false-alarm rate."""
+    """The opening lines: size, baseline and its blind spot, decision rule and its measured
+    false-alarm rate, and what the words of the table mean."""
     n_alarm = int(m.alarm.sum())
     alarmed = len(m.alarms)
-    return [
+    lines = [
         f"{_count(len(m.detectors), 'detector')}, {_count(len(m), 'window')} of {m.window}, "
         f"{_count(n_alarm, 'alarming window')} in {_count(alarmed, 'detector')}",
         f"baseline: {m.baseline}",
-        f"rule: {m.rule}",
-        _rate(m),
     ]
+    if m.blind_spot:
+        lines.append(f"blind spot of this baseline: {m.blind_spot}")
+    return [*lines, f"rule: {m.rule}", _rate(m),
+            f"state of a detector: {state_words()}; in a detector's windows, ALARM marks a "
+            "window that alarms"]
 
 
 def detector_rows(m, *, limit: int | None = None) -> tuple[list[str], list[list[str]]]:
@@ -64,9 +75,8 @@ def detector_rows(m, *, limit: int | None = None) -> tuple[list[str], list[list[
             "latest mean", "P(worse)"]  # fmt: skip
     rows = []
     for r in m.summary()[:limit]:
-        state = "ALARM" if r["in_alarm"] else ("alarmed" if r["alarms"] else "ok")
         rows.append([
-            detector_name(r["detector"]), state, str(r["alarms"]), str(r["windows"]),
+            detector_name(r["detector"]), r["state"], str(r["alarms"]), str(r["windows"]),
             window_text(r["first_alarm"]) if r["first_alarm"] is not None else "-",
             window_text(r["latest_start"]), fmt.number(r["latest_mean"]),
             fmt.probability(r["latest_p_worse"]),
