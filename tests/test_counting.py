@@ -247,7 +247,7 @@ def test_hive_partitions_of_a_directory_become_a_column_to_group_by(tmp_path):
 def test_csv_with_a_separator_and_labels_given_as_numbers(tmp_path):
     path = tmp_path / "preds.csv"
     path.write_text("y;p;det\n1;1;a\n0;1;a\n1;0;b\n;1;b\n")
-    with pytest.raises(BaccError, match="1 examples have a missing label"):
+    with pytest.raises(BaccError, match="1 example has a missing label"):
         counts(str(path), true="y", pred="p", by="det", sep=";")
     with pytest.warns(BaccWarning):
         res = counts(str(path), true="y", pred="p", by="det", sep=";", labels=[0, 1, 2], nulls="drop")
@@ -548,7 +548,7 @@ def test_pyspark_counts_what_a_plain_python_count_gives(spark):
     _check_against_reference(res, DATA)
     # missing labels: refused with their number, or dropped and reported
     df2 = spark.createDataFrame([("a", "x", "x"), ("a", None, "y"), ("b", "y", "y")], "det string, y string, p string")
-    with pytest.raises(BaccError, match="1 examples have a missing label"):
+    with pytest.raises(BaccError, match="1 example has a missing label"):
         counts(df2, true="y", pred="p", by="det")
     with pytest.warns(BaccWarning):
         res2 = counts(df2, true="y", pred="p", by="det", nulls="drop")

@@ -3,7 +3,7 @@
 For independent ``X_i`` and ``X_j`` with densities ``f`` and distribution functions ``F``,
 ``P(X_i > X_j) = integral of f_i(x) F_j(x) dx``. Each ``f_i`` is integrated by composite
 Gauss-Legendre quadrature on its own grid, which covers all of its mass but ``2e-12`` (from
-its quantiles) in panels of a tenth of its standard deviation or less (at most
+its quantiles) in panels of a quarter of its standard deviation or less (at most
 :data:`MAX_PANELS`); every ``F_j`` is then evaluated once on all grids together. The work is
 ``T`` density evaluations on ``T * nodes`` points and, for each ``F_j``, a cubic Hermite
 interpolant on :data:`KNOTS` knots of its own range (``F_j`` and its derivative ``f_j`` at

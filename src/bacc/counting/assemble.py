@@ -117,7 +117,8 @@ def assemble(tally: Tally, spec: Spec, *, labels, nulls: str) -> ConfusionMatrix
         )
         if nulls == "error":
             raise BaccError(
-                f"{where}: {n_missing} examples have a missing label or group ({detail}); "
+                f"{where}: {n_missing} example{' has' if n_missing == 1 else 's have'} a missing "
+                f"label or group ({detail}); "
                 "pass nulls='drop' to leave them out (their number is reported)"
             )
         warnings.warn(
