@@ -518,7 +518,8 @@ def _matrix_from_csv(path: str, text: str, sep: str | None) -> MatrixData:
                         "--pred COLUMN"
                     )
                 raise BaccError(f"{path}: row {i} of the matrix has {f!r}, which is not a count")
-            row.append(float(f))
+            v = float(f)
+            row.append(int(v) if v.is_integer() else v)  # a fraction is refused as a count later
         counts.append(row)
     labels = None
     if header is not None:
