@@ -40,8 +40,10 @@ print(log.head())
 # Monitor against a reference period
 # ----------------------------------
 # Weekly windows (Monday to Sunday), each compared with the pooled counts of a reference
-# period of eight weeks. A window alarms when P(its balanced accuracy < the baseline's)
-# is at least 0.99. ``print`` states the rule, the false-alarm rate per window measured
+# period of eight weeks (the default baseline is each detector's own first eight
+# windows; a named period is the same idea with dates you choose). A window alarms when
+# P(its balanced accuracy < the baseline's) is at least 0.999, the default ``alarm_at``:
+# a few tenths of a percent of windows alarm when nothing changed. ``print`` states the rule, the false-alarm rate per window measured
 # by simulating the windows' own sizes under no change, and the detectors in alarm
 # first.
 m = bacc.monitor(log, true="label", pred="predicted", time="ts", by="detector",
@@ -60,7 +62,8 @@ print(f"false alarms per window: {m.false_alarm_rate:.4f} +- {m.false_alarm_se:.
 # Top: per week, the exact 95% interval (pale band), the credible interval (green band),
 # the posterior mean (dots), the baseline (grey dashes) and the alarming weeks (red
 # triangles). Bottom: P(worse) per week against the alarm threshold. The first alarm
-# falls on the week of 6 April, the first full week after the move.
+# falls on the week of 13 April, two weeks after the move, and every week after it
+# alarms.
 fig = m.plot("cam03")
 
 # %%
