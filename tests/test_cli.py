@@ -377,10 +377,30 @@ def test_report_without_matplotlib_says_what_to_install(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip() == (
-        "bacc: warning: the report has no pictures: plotting needs matplotlib: pip install bacc[plot]"
+        'bacc: warning: the report has no pictures: plotting needs matplotlib: pip install "bacc[plot]"'
     )
     page = out.read_text()
     assert "<svg" not in page and "0.6658" in page
+
+
+def test_every_install_hint_in_the_product_is_quoted_for_a_shell():
+    """An extra in square brackets is a glob to zsh and some bash set-ups: every ``pip install``
+    of an extra the product prints or documents is quoted, ``pip install "bacc[plot]"``."""
+    import re
+    from pathlib import Path
+
+    src = Path(bacc.__file__).parent
+    hints = []
+    for path in sorted(src.rglob("*.py")):
+        hints += [(path.name, m.group(0)) for m in
+                  re.finditer(r"pip install [^\n`'\\]*?bacc\[[^\]]*\]\S*", path.read_text(encoding="utf-8"))]
+    assert len(hints) >= 3, hints  # the plot warning, the missing-dependency error, docstrings
+    bare = [(name, h) for name, h in hints if not re.search(r'pip install "bacc\[\w+\]"', h)]
+    assert bare == []
+    from bacc.errors import MissingDependencyError, require
+
+    with pytest.raises(MissingDependencyError, match=re.escape('pip install "bacc[plot]"')):
+        require("bacc_no_such_module_x", "plot", "plots")
 
 
 def test_demo_prints_tables_and_writes_the_report_within_a_minute(tmp_path):

@@ -209,3 +209,53 @@ def test_using_the_numerics_does_not_import_the_display_layer():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ----------------------------------------------------------------------------------------------
+# words a reader meets
+def test_coverage_title_names_the_true_value_as_such():
+    r = bacc.coverage(["union", "wald"], [20, 20], [0.99, 0.9], n_simulations=400, random_state=0)
+    first = str(r).splitlines()[0]
+    # 0.945 is the true balanced accuracy (0.99 + 0.9) / 2, not a coverage
+    assert first == ("Coverage of 95% two-sided intervals for the balanced accuracy when its true "
+                     "value is 0.945")
+    assert "+- MC error" in str(r) and "keeps 95%" in str(r)
+    # the key under the table says what coverage, keeps and FALLS SHORT mean
+    assert "share of the simulated test sets whose interval contains the true value" in str(r)
+    assert "else FALLS SHORT" in str(r)
+
+
+@pytest.mark.parametrize("x, text", [(0.001, "0.0010"), (0.00047, "0.0005"), (0.0123, "0.0123"),
+                                     (2e-6, "< 0.0001"), (math.nan, "-")])
+def test_monte_carlo_errors_have_four_decimals_like_the_numbers(x, text):
+    assert fmt.mc_error(x) == text
+
+
+def test_every_metric_row_has_four_decimals():
+    import re
+
+    from bacc.display.text import metric_table
+
+    res = [bacc.posterior_metric(CM_A, m, n_draws=4000, random_state=0)
+           for m in ("accuracy", "macro_f1", "cohen_kappa", "matthews")]
+    table = metric_table(res, 0.95)
+    rows = table.splitlines()[1:]
+    assert len(rows) == 4
+    for row in rows:
+        numbers = re.findall(r"\d+\.\d+", row)
+        assert numbers and all(len(n.split(".")[1]) == 4 for n in numbers), row
+    mc = [r for r in res if not r.exact]
+    assert mc and all(f"MC +- {max(r.mc_se.values()):.4f}" in table for r in mc)
+
+
+def test_population_rows_say_whose_balanced_accuracy():
+    from bacc.display.text import population_table, population_text_rows
+
+    pop = bacc.population([[[40, 5], [7, 48]], [[44, 7], [8, 41]], [[18, 2], [15, 65]]])
+    _, rows = population_text_rows(pop)
+    assert [r[0] for r in rows] == ["population balanced accuracy",
+                                    "a new subject's balanced accuracy",
+                                    "all examples pooled (fixed effects)"]
+    assert rows[1][1] == fmt.number(pop.predictive.mean)
+    assert "a new subject's: where the balanced accuracy of one more subject is expected" in \
+        " ".join(line.strip() for line in population_table(pop).splitlines())

@@ -76,7 +76,7 @@ def test_posterior_density_marks_interval_mean_median_mode_and_chance(ev2):
     assert "P(> chance 0.5) = 0.9955" in title
     assert "mean 0.666, 95% [0.534, 0.808]" in title
     labels = legend_texts(fig)
-    assert {"mean", "median", "mode", "95% credible", "chance"} <= set(labels)
+    assert {"mean", "median", "mode", "95% credible", "chance 0.5"} <= set(labels)
     # the legend is the figure's, below the axes: it cannot cover the density or chance line
     assert not any(ax.get_legend() for ax in fig.axes) and fig.legends
 
@@ -87,7 +87,26 @@ def test_posterior_density_names_a_far_away_chance_level():
     assert len(fig.axes) == 1
     ax = fig.axes[0]
     assert ax.get_xlim()[0] > 0.5  # the density is not squashed to show chance
-    assert "<- chance 0.1" in texts(fig)
+    # named in the legend, where no density or axis line can run through the words
+    assert "chance 0.1 (left of this range)" in legend_texts(fig)
+    assert "<- chance" not in texts(fig) and not ax.texts
+
+
+def test_population_names_a_far_away_chance_level_in_its_legend():
+    pop = bacc.population([[[40, 5], [7, 48]], [[44, 7], [8, 41]], [[18, 2], [15, 65]],
+                           [[30, 10], [12, 28]], [[25, 5], [6, 30]]])
+    fig = plot.plot_population(pop, width=3.5)
+    top = fig.axes[0]
+    assert top.get_xlim()[0] > 0.5  # chance 0.5 lies left of the plotted range
+    assert "chance 0.5 (left of this range)" in legend_texts(fig)
+    assert "<- chance" not in texts(fig) and not top.texts
+
+
+def test_measures_without_folds_draw_no_empty_entry():
+    fig = plot.plot_measures([bacc.evaluate(C1), bacc.evaluate(C2)], names=["C1", "C2"])
+    labels = legend_texts(fig)
+    assert sorted(labels) == ["chance (1 / classes)", "posterior accuracy", "posterior balanced accuracy"]
+    assert "no folds given" in fig.axes[0].get_title(loc="left").replace("\n", " ")
 
 
 def test_posterior_density_of_a_perfect_classifier_is_finite():

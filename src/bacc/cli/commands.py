@@ -150,7 +150,10 @@ def _metrics_section(args, r, settings) -> None:
     res = metric_results(r, settings, args.prevalence)
     out()
     at = "" if args.prevalence is None else f" at prevalence {args.prevalence:g}"
-    out(wrapped(f"other metrics{at} (stratified design; MC: Monte Carlo +- its error):"))
+    weights = ("the test set's class shares" if args.prevalence is None
+               else f"the given prevalence {args.prevalence:g}")
+    out(wrapped(f"other metrics{at} (posterior of each class's rates, classes weighted by "
+                f"{weights}; computed exactly, or by Monte Carlo: MC +- its standard error):"))
     out(metric_table(res, settings.confidence, r.name))
 
 
@@ -212,7 +215,7 @@ def _coverage_truth(args) -> tuple[list[int], list[float], str]:
             raise BaccError("give either --sizes/--accuracies or a confusion matrix, not both")
         sizes = parse_list(args.sizes, "--sizes", int)
         accs = parse_list(args.accuracies, "--accuracies", float)
-        return sizes, accs, "given truth"
+        return sizes, accs, "true class sizes and accuracies as given"
     if not (args.inputs or args.matrix):
         raise BaccError("coverage needs --sizes and --accuracies, or a confusion matrix (--matrix 42,3;6,4)")
     items = load_items(args.inputs, args.matrix or (), rows=args.rows, sep=args.sep)
@@ -266,10 +269,13 @@ def coverage(args) -> int:
             for m in result.methods
         ])
         return 0
-    head, *rest = str(result).split("\n")
-    out(head)
+    from ..display.text import coverage_title, wrap
+
+    lines = str(result).split("\n")
+    n_head = len(wrap(coverage_title(result)[0]))  # the title's lines, then what was simulated
+    out("\n".join(lines[:n_head]))
     out(f"  ({source}; seed {args.seed})")
-    out("\n".join(rest))
+    out("\n".join(lines[n_head:]))
     return 0
 
 

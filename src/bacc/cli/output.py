@@ -323,7 +323,7 @@ def pictures_wanted(no_pictures: bool) -> bool:
     if no_pictures:
         return False
     if importlib.util.find_spec("matplotlib") is None:
-        warn("the report has no pictures: plotting needs matplotlib: pip install bacc[plot]")
+        warn('the report has no pictures: plotting needs matplotlib: pip install "bacc[plot]"')
         return False
     return True
 

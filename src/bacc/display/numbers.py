@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 
 __all__ = [
-    "digits_for", "interval", "number", "p_phrase", "percent", "probability", "significant",
+    "digits_for", "interval", "mc_error", "number", "p_phrase", "percent", "probability",
+    "significant",
 ]
 
 
@@ -57,6 +58,20 @@ def p_phrase(p) -> str:
     """
     t = probability(p)
     return t if t[0] in "<>-" else f"= {t}"
+
+
+def mc_error(x) -> str:
+    """A Monte Carlo standard error with four decimals, as the numbers it qualifies;
+    ``"< 0.0001"`` when it rounds to nothing.
+
+    Examples
+    --------
+    >>> mc_error(0.001), mc_error(0.00047), mc_error(2e-6)
+    ('0.0010', '0.0005', '< 0.0001')
+    """
+    if _missing(x):
+        return "-"
+    return "< 0.0001" if float(x) < 0.00005 else f"{float(x):.4f}"
 
 
 def significant(x, digits: int = 4, *, missing: str = "-") -> str:

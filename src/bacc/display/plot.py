@@ -1,4 +1,4 @@
-"""Pictures of bacc results (matplotlib, an optional extra: ``pip install bacc[plot]``).
+"""Pictures of bacc results (matplotlib, an optional extra: ``pip install "bacc[plot]"``).
 
 Every function takes results (an :class:`~bacc.evaluation.Evaluation`, an exact interval, a
 comparison, ...) and returns a :class:`matplotlib.figure.Figure`; nothing here computes a
@@ -171,21 +171,26 @@ def _cap_density(ax: Axes, y: np.ndarray) -> None:
         ax.set_ylim(0, top * 1.15)
 
 
-def _chance_line(ax: Axes, chance: float, lo: float, hi: float, *, label: bool = True) -> None:
+def _chance_line(ax: Axes, chance: float, lo: float, hi: float, *, label: bool = True) -> bool:
+    """A line at chance when it lies in ``[lo, hi]`` (True); otherwise nothing is drawn on the
+    axes (False): the caller names chance in the legend, where no curve or axis can strike
+    the words (:func:`_chance_entry`)."""
     if lo <= chance <= hi:
         ax.axvline(chance, color=GREY, ls="-.", lw=1.2, label=f"chance {fmt.significant(chance, 3)}" if label else None)
-    else:
-        # chance is far away: say so at the edge instead of squashing the density
-        left = chance < lo
-        ax.annotate(
-            f"{'<- ' if left else ''}chance {fmt.significant(chance, 3)}{'' if left else ' ->'}",
-            xy=(0.01 if left else 0.99, 0.03),
-            xycoords="axes fraction",
-            ha="left" if left else "right",
-            va="bottom",
-            color=GREY,
-            fontsize=SMALL,
-        )
+        return True
+    return False
+
+
+def _chance_entry(chance: float, lo: float, hi: float, drawn: bool):
+    """The legend entry of the chance level: its line style, or, when chance lies outside the
+    plotted range, the words saying on which side it is."""
+    from matplotlib.lines import Line2D
+
+    text = f"chance {fmt.significant(chance, 3)}"
+    if drawn:
+        return Line2D([], [], color=GREY, lw=1.2, ls="-.", label=text)
+    side = "left" if chance < lo else "right"
+    return Line2D([], [], color=GREY, ls="", label=f"{text} ({side} of this range)")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -254,7 +259,7 @@ def plot_posterior(
         ax.axvline(s.mean, color=INK, lw=1.3, ls="-")
         ax.axvline(s.median, color=INK, lw=1.3, ls="--")
         ax.axvline(s.mode, color=INK, lw=1.3, ls=":")
-        _chance_line(ax, ev.chance, lo, hi, label=False)
+        drawn = _chance_line(ax, ev.chance, lo, hi, label=False)
         _cap_density(ax, y)
         ax.set_ylabel("density")
         # the numbers go in the title, the legend (line styles only) below the axes: nothing
@@ -274,9 +279,11 @@ def plot_posterior(
         Line2D([], [], color=INK, lw=1.3, ls="--", label="median"),
         Line2D([], [], color=INK, lw=1.3, ls=":", label="mode"),
         Patch(color=GREY, alpha=0.35, label=f"{pct} credible"),
-        Line2D([], [], color=GREY, lw=1.2, ls="-.", label="chance"),
+        _chance_entry(ev.chance, lo, hi, drawn),
     ]
-    fig.legend(handles=handles, fontsize=SMALL, loc="outside lower center", frameon=False, ncols=3)
+    # a chance level named in words needs the room of two columns
+    fig.legend(handles=handles, fontsize=SMALL, loc="outside lower center", frameon=False,
+               ncols=3 if drawn else 2)
     axes[-1].set_xlabel("value")
     axes[-1].set_xlim(lo, hi)
     if title:
@@ -317,8 +324,9 @@ def plot_measures(
     -------
     matplotlib.figure.Figure
         One axes; for each classifier one error bar per available measure, a line at 100%
-        and the chance level. Without any fold intervals the legend says why the red interval
-        is missing.
+        and the chance level. Without any fold intervals the default title says that no
+        folds were given (the red interval needs the accuracy of each fold); the legend names
+        only what is drawn.
     """
     evs, names = _named(evaluations, names)
     folds = list(fold_intervals) if fold_intervals is not None else [None] * len(evs)
@@ -375,15 +383,12 @@ def plot_measures(
     ax.set_ylim(low, max(1.0 + 0.08 * span, ymax + 0.04 * span))
     ax.set_ylabel("accuracy measure")
     handles, labels = ax.get_legend_handles_labels()
-    if all(f is None for f in folds):
-        from matplotlib.lines import Line2D
-
-        # say why the first of the three ways is missing
-        handles.insert(0, Line2D([], [], color=RED, ls="", label="mean of folds +- 2 SEM: no folds given"))
-        labels.insert(0, "mean of folds +- 2 SEM: no folds given")
+    no_folds = all(f is None for f in folds)
     fig.legend(handles, labels, fontsize=SMALL, loc="outside lower center", frameon=False, ncols=1 if (width or 5) < 4.5 else 2)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.set_title(_t(title) if title else "three ways to report the same classifier", fontsize=TITLE, loc="left")
+    default = ("accuracy and balanced accuracy (no folds given)" if no_folds
+               else "three ways to report the same classifier")
+    ax.set_title(_t(title) if title else default, fontsize=TITLE, loc="left")
     return _finish(fig)
 
 
@@ -731,7 +736,8 @@ def plot_population(pop, *, limit: int = 30, width: float | None = None) -> Figu
     f = pop.fixed_effects
     ymax = float(np.nanmax(y))
     top.hlines(-0.08 * ymax, f.lower, f.upper, color=BLUE, lw=3, label="pooled (fixed effects)")
-    _chance_line(top, pop.chance, lo, hi)
+    if not _chance_line(top, pop.chance, lo, hi):
+        top.add_line(_chance_entry(pop.chance, lo, hi, False))  # named in the legend only
     top.set_ylim(-0.16 * ymax, 1.12 * ymax)
     top.set_yticks([])
     top.spines[["top", "right", "left"]].set_visible(False)

@@ -136,19 +136,30 @@ p { margin: .4em 0 .8em; }
 .explain { background: var(--soft); border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
 .explain dt { font-weight: 600; }
 .explain dd { margin: 0 0 .5em 0; }
-.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 8px 0 14px; max-width: 100%; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 8px 0 14px; max-width: 100%;
+  /* a shadow at an edge past which the table goes on (the page's script also says so in words) */
+  background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left / 24px 100% no-repeat local,
+    linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right / 24px 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.2), rgba(0,0,0,0)) left / 10px 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.2), rgba(0,0,0,0)) right / 10px 100% no-repeat scroll; }
+p.scroll-hint { margin: 8px 0 -4px; color: var(--muted); font-size: .85em; }
+p.scroll-hint[hidden] { display: none; }
 .scroll.tall { max-height: 75vh; overflow-y: auto; border-bottom: 1px solid var(--line); }
 table { border-collapse: collapse; font-size: .9rem; min-width: 100%; }
-th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
-thead th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
+th, td { padding: 4px 6px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+thead th { background: var(--soft); font-weight: 600; position: sticky; top: 0; white-space: normal;
+  vertical-align: bottom; }
+/* columns of numbers take the width of their numbers (titles wrap), the name column the rest */
+thead th + th { width: 1%; min-width: 4.5em; }
 table.sortable thead th { cursor: pointer; }
 table.sortable thead th[aria-sort=ascending]::after { content: " \\25B2"; }
 table.sortable thead th[aria-sort=descending]::after { content: " \\25BC"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.hl { font-weight: 600; }
-tbody th { font-weight: 500; white-space: normal; min-width: 9em; max-width: 24em; overflow-wrap: anywhere; }
+td.wrap { white-space: normal; min-width: 9em; text-align: left; }
+tbody th { font-weight: 500; white-space: normal; min-width: 12em; max-width: 24em; overflow-wrap: anywhere; }
 table.grid td { text-align: center; font-variant-numeric: tabular-nums; border: 1px solid #fff; }
-table.grid thead th { text-align: center; }
+table.grid thead th { text-align: center; min-width: 0; }
 .figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 340px), 1fr));
   gap: 12px; align-items: start; }
 figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; background: #fff; min-width: 0; }
@@ -161,20 +172,14 @@ details > summary { cursor: pointer; font-weight: 600; }
 .warn { color: var(--orange); font-weight: 600; }
 .bad { color: var(--red); font-weight: 600; }
 pre.result { background: var(--soft); padding: 8px; border-radius: 6px; overflow-x: auto; font-size: .8rem; }
-.hint { display: none; }
 footer { margin-top: 2em; border-top: 1px solid var(--line); padding-top: 8px; }
 @media (max-width: 900px) {
-  /* each row of a results table becomes a card: the row's name, then labelled values,
-     headline numbers first (they are the first columns) */
-  table.cards, table.cards tbody, table.cards tr { display: block; width: 100%; min-width: 0; }
-  table.cards thead { display: none; }
-  table.cards tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 8px; padding: 6px 10px; }
-  table.cards tbody th { display: block; border: 0; padding: 0 0 2px; max-width: none; font-weight: 600; }
-  table.cards td { display: flex; justify-content: space-between; gap: 12px; border: 0;
-    padding: 1px 0; white-space: normal; text-align: right; }
-  table.cards td::before { content: attr(data-label); color: var(--muted); text-align: left; font-weight: 400; }
+%(cards)s
   .scroll.tall { max-height: none; overflow: visible; border: 0; }
-  .hint { display: block; }
+}
+@media (min-width: 901px) and (max-width: 1160px) {
+  /* the summary tables of ten columns need about 1 110 px: cards below that */
+%(summary_cards)s
 }
 @media (max-width: 600px) {
   table.grid th, table.grid td { padding: 3px 4px; font-size: .8rem; }
@@ -187,9 +192,50 @@ footer { margin-top: 2em; border-top: 1px solid var(--line); padding-top: 8px; }
 }
 """
 
+#: Each row of a results table as a card: the row's name, then labelled values, headline
+#: numbers first (they are the first columns); cards side by side when there is room.
+_CARDS = """
+  {t}, {t} tbody, {t} tr {{ display: block; width: 100%; min-width: 0; }}
+  {t} tbody {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr));
+    gap: 8px; }}
+  {t} thead {{ display: none; }}
+  {t} tr {{ border: 1px solid var(--line); border-radius: 6px; margin: 0; padding: 6px 10px; }}
+  {t} tbody th {{ display: block; border: 0; padding: 0 0 2px; max-width: none; min-width: 0;
+    font-weight: 600; }}
+  {t} td {{ display: flex; justify-content: space-between; gap: 12px; border: 0;
+    padding: 1px 0; text-align: right; min-width: 0; }}
+  {t} td.wrap {{ white-space: normal; }}
+  {t} td::before {{ content: attr(data-label); color: var(--muted); text-align: left; font-weight: 400;
+    white-space: normal; }}
+"""
+_CSS = (_CSS.replace("%(cards)s", _CARDS.format(t="table.cards"))
+        .replace("%(summary_cards)s", _CARDS.format(t="table.summary")))
+
 #: Sorts a ``table.sortable`` by the clicked column (numbers by ``data-v``); without it the
 #: table reads the same, in its given order.
 _SORT_JS = """
+(function () {
+  // a table wider than its box scrolls inside it: say so above the box while it does
+  var boxes = document.querySelectorAll('.scroll');
+  function update(b) {
+    b.previousElementSibling.hidden = !(b.scrollWidth > b.clientWidth + 1);
+  }
+  Array.prototype.forEach.call(boxes, function (b) {
+    var h = document.createElement('p');
+    h.className = 'scroll-hint';
+    h.textContent = 'Wider than the screen: scroll the table sideways for every column \\u2192';
+    h.hidden = true;
+    b.parentNode.insertBefore(h, b);
+    update(b);
+  });
+  function all() { Array.prototype.forEach.call(boxes, update); }
+  if (window.ResizeObserver) {
+    var ro = new ResizeObserver(all);
+    Array.prototype.forEach.call(boxes, function (b) { ro.observe(b); });
+  }
+  window.addEventListener('resize', all);
+  document.querySelectorAll('details').forEach(function (d) { d.addEventListener('toggle', all); });
+})();
 document.querySelectorAll('table.sortable').forEach(function (t) {
   var heads = t.tHead.rows[0].cells;
   Array.prototype.forEach.call(heads, function (th, i) {
@@ -213,33 +259,101 @@ document.querySelectorAll('table.sortable').forEach(function (t) {
 });
 """
 
-_EXPLAIN = """
-<dl class="explain">
-<dt>Balanced accuracy</dt>
-<dd>The mean of the accuracies obtained on each class (the recall of each class). Unlike the
-accuracy it is not inflated when a classifier favours a large class of an imbalanced test set:
-a classifier that guesses scores 1 / (number of classes), whatever the class sizes.</dd>
-<dt>Posterior mean and credible interval (Bayesian)</dt>
-<dd>Given the counts and a flat prior Beta(1, 1) on each class accuracy, the balanced accuracy
-lies inside the central credible interval with the stated probability (Brodersen et al. 2010;
-Carrillo et al. 2014). P(&gt; chance) is the posterior probability that it exceeds chance.</dd>
-<dt>Exact confidence interval (frequentist)</dt>
-<dd>Built from Clopper-Pearson bounds on each class (combined by a union bound for the
-balanced accuracy), so that it contains the true value on at least the stated share of test
-sets, whatever that value is.</dd>
-<dt>Mean of folds &#177; 2 SEM (approximate)</dt>
-<dd>The conventional summary of cross-validation; it is shown for comparison only. It can pass
-100% and it cannot see a classifier that exploits class imbalance (Brodersen et al. 2010).</dd>
-</dl>
-"""
+#: P(> chance) at or above which a classifier is "clearly above chance" (when, besides, the
+#: exact interval lies above chance), and at or above which it is "probably above chance".
+CLEAR, PROBABLE = 0.975, 0.9
+
+#: Terms of "How to read this report": (title, definition as HTML), always shown.
+_EXPLAIN_CORE = (
+    ("Balanced accuracy",
+     "The mean of the accuracies obtained on each class (the recall of each class). Unlike the "
+     "accuracy it is not inflated when a classifier favours a large class of an imbalanced test "
+     "set: a classifier that guesses scores 1 / (number of classes), whatever the class sizes. "
+     "That score is <i>chance</i>."),
+    ("Sample value",
+     "The value computed directly from the counts of the test set (for a class: correct / "
+     "examples). The posterior and the intervals say how far the value on new examples may lie "
+     "from it."),
+    ("Posterior mean and credible interval (Bayesian)",
+     "Given the counts and a flat prior Beta(1, 1) on each class accuracy, the balanced accuracy "
+     "lies inside the central credible interval with the stated probability (Brodersen et al. "
+     "2010; Carrillo et al. 2014). P(&gt; chance) is the posterior probability that it exceeds "
+     "chance; &gt; 0.9999 and &lt; 0.0001 mark values beyond four decimals."),
+    ("Exact confidence interval (frequentist)",
+     "Built from Clopper-Pearson bounds on each class (combined by a union bound for the "
+     "balanced accuracy: <i>union</i> in the column title), so that it contains the true value "
+     "on at least the stated share of test sets, whatever that value is. It is wider than the "
+     "credible interval: it holds without a prior."),
+    ("Verdict",
+     f"<b>clearly above chance</b>: P(&gt; chance) at least {CLEAR:g} and the exact interval "
+     f"entirely above chance. <b>probably above chance</b>: P(&gt; chance) at least "
+     f"{PROBABLE:g} without both of these; the exact interval may still include chance (the "
+     "details then say so): the two intervals answer different questions, and only the exact "
+     "one holds whatever the prior. <b>not distinguishable from chance</b>: P(&gt; chance) "
+     f"below {PROBABLE:g}."),
+    ("Mean of folds &#177; 2 SEM (approximate)",
+     "The conventional summary of cross-validation (standard error of the mean of the fold "
+     "accuracies); it is shown for comparison only. It can pass 100% (marked <i>leaves [0, "
+     "1]</i>) and it cannot see a classifier that exploits class imbalance (Brodersen et al. "
+     "2010)."),
+)
+_EXPLAIN_COMPARE = (
+    "Comparisons",
+    "P(A &gt; B) is the posterior probability that A has the higher balanced accuracy. "
+    "<i>Paired</i>: both classifiers were tested on the same examples, and the posterior uses "
+    "which examples each got right. The exact McNemar test asks whether the two accuracies "
+    "differ: a small p-value says they do.",
+)
+_EXPLAIN_RANK = (
+    "Ranking",
+    "<i>wins</i>: the number of other classifiers whose posterior mean it exceeds. "
+    "<i>P(best)</i>: the probability of having the highest balanced accuracy. <i>E[rank]</i>: "
+    "the expected rank (1 is best); both are estimated from posterior draws, with their Monte "
+    "Carlo error after &#177;. The grid gives P(row &gt; column) for every pair.",
+)
+_EXPLAIN_POPULATION = (
+    "Population (mixed effects)",
+    "Each group is a subject drawn from a population. <i>population</i>: the mean over subjects "
+    "like these; <i>a new subject's</i>: where one more subject is expected; <i>pooled</i>: "
+    "every example counted as if from one test set. <i>own</i>: a subject's posterior from its "
+    "own examples alone; <i>shrunken</i>: under the model, pulled towards the population.",
+)
+_EXPLAIN_METRICS = (
+    "Other metrics",
+    "Posteriors of other measures (precision, F1, ...). <i>exact</i>: computed without "
+    "sampling; <i>Monte Carlo &#177; e</i>: estimated from posterior draws, e being the largest "
+    "Monte Carlo standard error of its numbers; &#8212; (undefined): the metric is 0 / 0 on "
+    "these counts.",
+)
+
+
+def _explain(sections: Sequence[Section]) -> str:
+    """The "How to read this report" list: the core terms, and those of the parts present."""
+    terms = list(_EXPLAIN_CORE)
+    if any(s.comparisons for s in sections):
+        terms.append(_EXPLAIN_COMPARE)
+    if any(s.ranking is not None for s in sections):
+        terms.append(_EXPLAIN_RANK)
+    if any(s.population is not None for s in sections):
+        terms.append(_EXPLAIN_POPULATION)
+    if any(e.metrics for s in sections for e in s.entries):
+        terms.append(_EXPLAIN_METRICS)
+    if any(s.monitoring is not None for s in sections):
+        from . import monitoring_report
+
+        # the monitoring's own words (alarm, baseline, ...), as (title, HTML) pairs
+        terms.extend(getattr(monitoring_report, "EXPLAIN", ()))
+    return ('<dl class="explain">'
+            + "".join(f"<dt>{t}</dt><dd>{d}</dd>" for t, d in terms) + "</dl>")
 
 
 def _judge(p: float, exact_lower: float | None, chance: float) -> tuple[str, str]:
-    """(css class, short verdict) from P(> chance) and the exact lower bound."""
+    """(css class, short verdict) from P(> chance) and the exact lower bound (the rule is
+    spelled out in "How to read this report")."""
     exact_above = exact_lower is not None and exact_lower > chance
-    if p >= 0.975 and (exact_lower is None or exact_above):
+    if p >= CLEAR and (exact_lower is None or exact_above):
         return "good", "clearly above chance"
-    if p >= 0.9:
+    if p >= PROBABLE:
         return "warn", "probably above chance"
     return "bad", "not distinguishable from chance"
 
@@ -303,8 +417,9 @@ class _Figures:
 # tables
 def _summary_header(conf: float, method: str) -> list[str]:
     pct = fmt.percent(conf)
-    return ["name", "balanced accuracy", f"{pct} credible", f"{pct} exact ({method})",
-            "P(> chance)", "verdict", "accuracy", "sample bal. acc.", "classes", "examples"]
+    return ["name", "balanced accuracy (posterior mean)", f"{pct} credible interval",
+            f"{pct} exact interval ({method})", "P(> chance)", "verdict", "accuracy (sample)",
+            "balanced accuracy (sample)", "classes", "examples"]
 
 
 #: Columns of the summary holding the headline numbers (shown first on a card).
@@ -317,14 +432,14 @@ def _summary_cells(name, mean, lower, upper, ex_lo, ex_hi, p, chance, acc, bacc,
              fmt.interval(ex_lo, ex_hi) if ex_lo is not None else "-", fmt.probability(p), word,
              fmt.number(acc), fmt.number(bacc), str(l), str(n)]
     sort = [None, mean, lower, ex_lo, p, {"bad": 0, "warn": 1, "good": 2}[cls], acc, bacc, l, n]
-    classes = ["", "", "", "", "", cls, "", "", "", ""]
+    classes = ["", "", "", "", "", f"{cls} wrap", "", "", "", ""]
     return cells, sort, classes
 
 
 def _results_table(header, rows, sorts, classes) -> str:
     sortable = " sortable" if len(rows) > 1 else ""
     tall = " tall" if len(rows) > 15 else ""
-    body = html_table(header, rows, cls="cards" + sortable, headline=_HEADLINE,
+    body = html_table(header, rows, cls="cards summary" + sortable, headline=_HEADLINE,
                       sort_values=sorts, cell_class=classes)
     return f'<div class="scroll{tall}">{body}</div>'
 
@@ -392,8 +507,11 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
         at = "" if e.prevalence is None else f" at prevalence {e.prevalence:g}"
         mh, mrows = _metric_rows(e.metrics)
         parts.append(f"<h3>Other metrics{esc(at)}</h3>"
-                     '<p class="muted">Posteriors of bacc.posterior_metric (stratified design); '
-                     "computed exactly, or by Monte Carlo with the error shown.</p>"
+                     '<p class="muted">The posterior of each metric (bacc.posterior_metric), '
+                     "from the posterior of each class's rates, the classes weighted by "
+                     + ("the test set's class shares" if e.prevalence is None
+                        else "the prevalence above")
+                     + "; computed exactly, or by Monte Carlo with its standard error shown.</p>"
                      f'<div class="scroll">{html_table(mh, mrows, cls="cards", headline=(2, 3))}'
                      "</div>")
         undefined = [r for r in e.metrics if getattr(r, "reason", None) is not None]
@@ -442,7 +560,7 @@ def _metric_rows(results) -> tuple[list[str], list[list[str]]]:
             rows.append([name, _text.UNDEFINED, _text.UNDEFINED, _text.UNDEFINED, "undefined"])
             continue
         how = ("exact" if r.exact
-               else f"Monte Carlo ± {fmt.significant(max(r.mc_se.values()), 1)}")
+               else f"Monte Carlo ± {fmt.mc_error(max(r.mc_se.values()))}")
         rows.append([name, fmt.number(r.sample), fmt.number(r.mean),
                      fmt.interval(r.lower, r.upper), how])
     return header, rows
@@ -483,7 +601,6 @@ def _ranking_html(r) -> str:
               float(r.p_best[i]), float(r.expected_rank[i])] for i in order]
     out.append('<div class="scroll">' + html_table(header, rows, cls="cards", headline=(1, 3, 4),
                                                    sort_values=sorts) + "</div>")
-    T = len(order)
     head = "".join(f'<th scope="col" title="{esc(r.names[j])}">#{k + 1}</th>'
                    for k, j in enumerate(order))
     body = []
@@ -502,7 +619,6 @@ def _ranking_html(r) -> str:
         "<p>P(row &gt; column): the probability that the row's balanced accuracy is the higher; "
         "green when the row is likely better, red when the column is; columns are numbered as "
         "the rows.</p>"
-        + (f'<p class="muted hint">The grid of {T} columns scrolls sideways.</p>' if T > 4 else "")
         + f'<div class="scroll"><table class="grid"><thead><tr><th scope="col">P(row &gt; column)'
         f"</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
     )
@@ -549,8 +665,7 @@ def _population_html(pop, figs: _Figures) -> str:
     what = "accuracy" if len(pop.labels) == 1 else "balanced accuracy"
     out = [f"<h3>Population (mixed effects, {esc(pop.model)} model)</h3>",
            f"<p>Each of the {len(pop.subject_names)} groups is taken as a subject drawn from a "
-           f"population; the population {what} is what a new subject's classifier is expected to "
-           "reach on average (Brodersen et al. 2012, 2013).</p>"]  # fmt: skip
+           f"population (Brodersen et al. 2012, 2013). {esc(_text.population_key(pop))}</p>"]  # fmt: skip
     header, rows = _text.population_text_rows(pop)
     out.append('<div class="scroll">' + html_table(header, rows, cls="cards", headline=(1, 4)) + "</div>")
     out.append(f"<p>P(population {what} &gt; chance {esc(fmt.significant(pop.chance))}) "
@@ -616,20 +731,28 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
             caption,
             f"forest plot of {sec.title}",
         ))
-    if sec.measures:
-        shown = entries[:6]
-        no_folds = all(e.fold_interval is None for e in shown)
+    shown = entries[:6]
+    no_folds = all(e.fold_interval is None for e in shown)
+    # with folds: the three ways of Brodersen et al. (2010), Fig. 1; without: accuracy beside
+    # balanced accuracy, worth a picture only for two or more entries (one entry's two
+    # posteriors are in its details)
+    if sec.measures and (not no_folds or len(shown) >= 2):
+        if no_folds:
+            caption = ("Accuracy (blue) and balanced accuracy (green) of each classifier: "
+                       "posterior mean and credible interval. A third way, the mean of fold "
+                       "accuracies ± 2 SEM (Brodersen et al. (2010), Fig. 1), needs the "
+                       "accuracy of each cross-validation fold (a --fold column, or per-fold "
+                       "matrices).")
+        else:
+            caption = ("Three ways to report the same classifier (Brodersen et al. (2010), "
+                       "Fig. 1): mean of fold accuracies ± 2 SEM (red), posterior accuracy "
+                       "(blue), posterior balanced accuracy (green).")
         pics.append(figs(
             lambda: _plot().plot_measures([e.evaluation for e in shown],
                                           [e.fold_interval for e in shown],
                                           names=[_shorten(e.label or e.name) for e in shown],
                                           width=REPORT_WIDTH),
-            "Three ways to report the same classifier (Brodersen et al. (2010), Fig. 1): mean of "
-            "fold accuracies ± 2 SEM (red), posterior accuracy (blue), posterior balanced "
-            "accuracy (green)."
-            + (" The first is missing here: it needs the accuracy of each cross-validation "
-               "fold, and no folds were given (a --fold column, or per-fold matrices)."
-               if no_folds else ""),
+            caption,
             f"comparison of accuracy measures for {sec.title}",
         ))
     if pics:
@@ -722,7 +845,7 @@ def render_report(
         + (f"<p>{esc(subtitle)}</p>" if subtitle else "")
         + f'<p class="muted">bacc {esc(__version__)} · {esc(stamp)}</p></header>',
         missing,
-        "<details><summary>How to read this report</summary>" + _EXPLAIN + "</details>",
+        "<details><summary>How to read this report</summary>" + _explain(sections) + "</details>",
         toc,
         *body,
         '<footer class="muted"><p>Brodersen, Ong, Stephan &amp; Buhmann (2010), The balanced accuracy '

@@ -24,6 +24,7 @@ __all__ = [
     "comparison_rows",
     "comparison_text",
     "comparison_title",
+    "coverage_key",
     "coverage_rows",
     "coverage_text",
     "confusion_text",
@@ -38,6 +39,7 @@ __all__ = [
     "interval_text",
     "interval_title",
     "mcnemar_line",
+    "population_key",
     "population_subject_rows",
     "population_table",
     "population_text_rows",
@@ -401,7 +403,7 @@ def metric_table(results, confidence: float, name: str | None = None) -> str:
             rows.append([metric, UNDEFINED, UNDEFINED, UNDEFINED, "undefined"])
             notes += wrap(f"{UNDEFINED} {metric} is undefined {where}: {reason}")
             continue
-        how = "exact" if r.exact else f"MC +- {fmt.significant(max(r.mc_se.values()), 1)}"
+        how = "exact" if r.exact else f"MC +- {fmt.mc_error(max(r.mc_se.values()))}"
         rows.append([metric, fmt.number(r.sample), fmt.number(r.mean),
                      fmt.interval(r.lower, r.upper), how])
     return "\n".join([*align(header, rows), *notes])
@@ -748,7 +750,7 @@ def coverage_title(r) -> list[str]:
         r.metric, f"precision at prevalence {prev}")
     return [
         f"Coverage of {fmt.percent(r.confidence, precise=True)} {_SIDES[r.sides]} intervals for "
-        f"the {what} = {fmt.significant(r.true_value, 6)}",
+        f"the {what} when its true value is {fmt.significant(r.true_value, 6)}",
         *wrap(f"class sizes {list(r.class_sizes)}, class accuracies "
               f"{[float(p) for p in r.true_class_accuracies]}, {r.n_sim} simulated test sets",
               WIDTH - 2),
@@ -758,7 +760,7 @@ def coverage_title(r) -> list[str]:
 def coverage_rows(r):
     """Header and rows of a :class:`bacc.CoverageResult`, one row per method (shared by the
     text and HTML forms)."""
-    header = ["method", "kind", "coverage", "+- MC se", "mean width", "outside [0,1]", "verdict"]
+    header = ["method", "kind", "coverage", "+- MC error", "mean width", "outside [0,1]", "verdict"]
     rows = [
         [
             m.method,
@@ -767,7 +769,8 @@ def coverage_rows(r):
             fmt.number(m.mc_se),
             fmt.number(m.mean_width),
             fmt.number(m.share_outside),
-            "keeps nominal" if m.keeps_promise(r.confidence) else "FALLS SHORT",
+            (f"keeps {fmt.percent(r.confidence, precise=True)}" if m.keeps_promise(r.confidence)
+             else "FALLS SHORT"),
         ]
         for m in r.methods
     ]
@@ -791,9 +794,20 @@ def coverage_text(r) -> str:
     """
     first, *more = coverage_title(r)
     header, rows = coverage_rows(r)
-    lines = [first, *("  " + line for line in more),
-             *("  " + line for line in align(header, rows, left=(0, 1, 6), width=WIDTH - 2))]
+    lines = [*wrap(first), *("  " + line for line in more),
+             *("  " + line for line in align(header, rows, left=(0, 1, 6), width=WIDTH - 2)),
+             *("  " + line for line in wrap(coverage_key(r), WIDTH - 2))]
     return "\n".join(lines)
+
+
+def coverage_key(r) -> str:
+    """What the columns of a coverage table mean (printed under it)."""
+    pct = fmt.percent(r.confidence, precise=True)
+    return (f"coverage: share of the simulated test sets whose interval contains the true value "
+            f"(promised: at least {pct}); +- MC error: its Monte Carlo standard error; "
+            f"keeps {pct}: coverage at least {pct} less 3 MC errors, else FALLS SHORT; "
+            "outside [0,1]: share of intervals reaching below 0 or above 1; exact: an interval "
+            "built to keep the promise whatever the truth, approx: an approximation.")
 
 
 def batch_rows(b, *, limit: int = 40):
@@ -873,7 +887,7 @@ def cv_text(cv) -> str:
 
 def population_text_rows(p):
     """Header and rows of the population table (population, new subject, pooled)."""
-    header = ["", "mean", "median", "mode", f"{fmt.percent(p.confidence)} interval"]
+    header = ["", "mean", "median", "mode", f"{fmt.percent(p.confidence)} credible"]
 
     def row(name, s):
         return [name, fmt.number(s.mean), fmt.number(s.median), fmt.number(s.mode),
@@ -881,9 +895,17 @@ def population_text_rows(p):
 
     what = "accuracy" if len(p.labels) == 1 else "balanced accuracy"
     rows = [row(f"population {what}", p.summary),
-            row("a new subject's", p.predictive),
-            row("pooled (fixed effects)", p.fixed_effects)]  # fmt: skip
+            row(f"a new subject's {what}", p.predictive),
+            row("all examples pooled (fixed effects)", p.fixed_effects)]  # fmt: skip
     return header, rows
+
+
+def population_key(p) -> str:
+    """What the three rows of the population table are (printed under it)."""
+    what = "accuracy" if len(p.labels) == 1 else "balanced accuracy"
+    return (f"population: the mean {what} of subjects like these; a new subject's: where the "
+            f"{what} of one more subject is expected (wider: subjects differ); pooled: every "
+            "example counted as if from one test set, which ignores that subjects differ.")
 
 
 def population_subject_rows(p, *, limit: int | None = 40):
@@ -910,9 +932,11 @@ def population_table(p, *, limit: int = 40) -> str:
     ]
     header, rows = population_text_rows(p)
     lines += align(header, rows)
+    lines += wrap(population_key(p))
     lines += ["", f"P(population {what} > chance {fmt.significant(p.chance)}) "
                   f"{fmt.p_phrase(p.p_above_chance)}",
-              f"log evidence: {p.log_evidence:.4f}", ""]  # fmt: skip
+              f"log evidence: {p.log_evidence:.4f} (of the model: the higher, the better "
+              "it explains the counts; compare --model choices)", ""]  # fmt: skip
     lines += wrap(p.verdict)
     ch = ["class", "population accuracy", f"{fmt.percent(p.confidence)} interval",
           "between-subject sd"]  # fmt: skip
