@@ -326,7 +326,7 @@ def compare(
         Orientation of matrix inputs.
     names : (str, str), optional
         Names used in the printed table (default: the names the two results carry, as
-        :attr:`bacc.Evaluation.name`, when both have distinct ones; else ``("A", "B")``).
+        ``Evaluation.name``, when both have distinct ones; else ``("A", "B")``).
 
     Returns
     -------

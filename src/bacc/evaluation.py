@@ -272,7 +272,7 @@ def evaluate(
         What to do with classes that have no true examples (see
         :func:`bacc.posterior_balanced_accuracy`).
     name : str, optional
-        The classifier's name, kept by the result (:attr:`Evaluation.name`) and used by
+        The classifier's name, kept by the result (``Evaluation.name``) and used by
         :func:`bacc.rank` and :func:`bacc.compare` for a list of evaluations.
 
     Returns

@@ -16,7 +16,9 @@ examples: :func:`compare` and :func:`rank` use the paired model (their joint pos
 
 from __future__ import annotations
 
+import functools
 import inspect
+import warnings
 from collections.abc import Callable, Sequence
 
 from ..batch import BatchEvaluation, evaluate_many
@@ -42,7 +44,7 @@ true : str, optional
     directory: anything :func:`bacc.counts` reads): the column of the true class, as the
     command line's ``--true``. The table is counted where it lives.
 pred : str{several}
-    The column of the predicted class, as ``--pred``{several_doc}.
+    The column of the predicted class of a table, as ``--pred``{several_doc}.
 nulls : {{"error", "drop"}}
     Examples with a missing label in a table: refused (default) or left out with a warning
     (see :func:`bacc.counts`).
@@ -52,14 +54,33 @@ sep : str, optional
 
 
 def _with_table_parameters(numeric: Callable, lead: str, extra: str) -> str:
-    """The docstring of ``numeric`` with ``lead`` after its summary line and ``extra`` first in
-    its Parameters section (one text for each parameter, in its one home)."""
+    """The docstring of ``numeric`` with ``lead`` after its summary line and ``extra`` at the
+    end of its Parameters section (one text for each parameter, in its one home)."""
     doc = inspect.cleandoc(numeric.__doc__ or "")
     summary, _, body = doc.partition("\n")
-    head, sep, rest = body.partition("Parameters\n----------\n")
+    body = body.lstrip("\n")
+    params, sep, rest = body.partition("\nReturns\n-------\n")
     if not sep:
-        return f"{summary}\n\n{lead}\n{body}"
-    return f"{summary}\n\n{lead}\n{head}{sep}{extra}{rest}"
+        return f"{summary}\n\n{lead}\n{body}\n\nParameters\n----------\n{extra}"
+    return f"{summary}\n\n{lead}\n{params.rstrip()}\n{extra}{sep}{rest}"
+
+
+def _at_callers_line(fn: Callable) -> Callable:
+    """``fn`` with every warning of its call shown at its caller's line (the numerics point
+    their warnings at the line that called them, one frame below this front door)."""
+
+    @functools.wraps(fn)
+    def front(*args, **kwargs):
+        caught: list = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                return fn(*args, **kwargs)
+        finally:
+            for w in caught:
+                warnings.warn(w.message, w.category, stacklevel=2)
+
+    return front
 
 
 def _kind(obj) -> str:
@@ -106,6 +127,7 @@ def _pred_list(pred, what: str, least: int) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------
+@_at_callers_line
 def evaluate(
     matrix_or_cm=None,
     y_pred=None,
@@ -173,7 +195,7 @@ A table given without ``true=`` and ``pred=`` is refused with the column names t
 """,
     _TABLE_PARAMETERS.format(
         several=" or sequence of str, optional",
-        several_doc=" (several columns: a dict of results keyed by column)",
+        several_doc="; several columns give a dict of\n    results keyed by column",
     ) + """\
 by : str or sequence of str, optional
     Group column(s) of a table, as ``--by``: one evaluation per group, by
@@ -186,6 +208,7 @@ progress : bool
 
 
 # ----------------------------------------------------------------------------------------------
+@_at_callers_line
 def compare(
     a,
     b=None,
@@ -255,6 +278,7 @@ labels : sequence, optional
 
 
 # ----------------------------------------------------------------------------------------------
+@_at_callers_line
 def rank(
     evaluations,
     *,
