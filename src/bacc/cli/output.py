@@ -285,9 +285,16 @@ def full_table(r: Evaluated, *, classes: bool = True) -> str:
                             classes=classes)
 
 
+#: What the columns of the summary table are (printed under it).
+SUMMARY_KEY = ("n: examples; acc., bal. acc.: accuracy and balanced accuracy of these examples; "
+               "mean, credible: the posterior balanced accuracy; exact: confidence interval; "
+               "P(> chance): probability that the balanced accuracy beats chance")
+
+
 def summary(results: Sequence[Evaluated]) -> str:
-    """One summary row per evaluated input."""
-    return summary_table([(r.name, r.evaluation, r.exact) for r in results])
+    """One summary row per evaluated input, and what the columns are."""
+    table = summary_table([(r.name, r.evaluation, r.exact) for r in results])
+    return table + "\n" + wrapped(SUMMARY_KEY)
 
 
 def print_batch_summary(batch) -> None:

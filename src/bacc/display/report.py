@@ -491,7 +491,9 @@ def _entry_html(e: ReportEntry, figs: _Figures, anchor: str, open_: bool, pictur
         parts.append(f'<p class="warn">note: {esc(w)}</p>')
     parts.append(_verdict(ev, e.exact))
     header, rows, ch, crows = _text.evaluation_rows(ev, e.exact, e.accuracy_exact, e.class_exact)
-    parts.append(f'<div class="scroll">{html_table(header, rows, cls="cards")}</div>')
+    parts.append('<p class="muted">sample: computed from the counts; mean, median, mode and '
+                 "credible interval: of the posterior; exact: the confidence interval.</p>"
+                 f'<div class="scroll">{html_table(header, rows, cls="cards")}</div>')
     if e.fold_interval is not None:
         fi = e.fold_interval
         flag = (' <span class="bad">leaves [0, 1]: an accuracy cannot be there</span>'
@@ -670,8 +672,8 @@ def _population_html(pop, figs: _Figures) -> str:
     out.append('<div class="scroll">' + html_table(header, rows, cls="cards", headline=(1, 4)) + "</div>")
     out.append(f"<p>P(population {what} &gt; chance {esc(fmt.significant(pop.chance))}) "
                f"<b>{esc(fmt.p_phrase(pop.p_above_chance))}</b>. {esc(pop.verdict)}</p>")  # fmt: skip
-    ch = ["class", "population accuracy", f"{fmt.percent(pop.confidence)} interval",
-          "between-subject sd"]  # fmt: skip
+    ch = ["class", "population accuracy", f"{fmt.percent(pop.confidence)} credible",
+          "sd between subjects"]  # fmt: skip
     crows = [[str(c.label), fmt.number(c.accuracy.mean),
               fmt.interval(c.accuracy.lower, c.accuracy.upper), fmt.number(c.spread)]
              for c in pop.classes]  # fmt: skip

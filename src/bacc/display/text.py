@@ -453,8 +453,8 @@ def mcnemar_line(c, names: tuple[str, str] | None = None) -> str:
     m = c.mcnemar
     a, b = names or c.names
     return (
-        f"exact McNemar test (accuracy): two-sided p = {fmt.significant(m.p_value)}; "
-        f"only {a} right {m.only_a}, only {b} right {m.only_b}"
+        f"exact McNemar test of the accuracies: two-sided p = {fmt.significant(m.p_value)}; "
+        f"examples only {a} got right: {m.only_a}, only {b}: {m.only_b}"
     )
 
 
@@ -478,7 +478,7 @@ def comparison_text(c) -> str:
 
 def ranking_rows(r):
     """Header and rows of the ranking table and of the matrix of P(row > column)."""
-    header = ["classifier", "rank", "wins", "mean", "P(best)", "E[rank]"]
+    header = ["classifier", "rank", "wins", "posterior mean", "P(best)", "E[rank]"]
     rows = [
         [
             str(r.names[i]),
@@ -486,7 +486,7 @@ def ranking_rows(r):
             str(r.wins[i]),
             fmt.number(r.mean_balanced_accuracy[i]),
             f"{fmt.number(r.p_best[i])} ± {fmt.number(r.p_best_se[i])}",
-            f"{fmt.number(r.expected_rank[i], 3)} ± {fmt.number(r.expected_rank_se[i], 3)}",
+            f"{fmt.number(r.expected_rank[i])} ± {fmt.number(r.expected_rank_se[i])}",
         ]
         for i in r.order
     ]
@@ -938,8 +938,8 @@ def population_table(p, *, limit: int = 40) -> str:
               f"log evidence: {p.log_evidence:.4f} (of the model: the higher, the better "
               "it explains the counts; compare --model choices)", ""]  # fmt: skip
     lines += wrap(p.verdict)
-    ch = ["class", "population accuracy", f"{fmt.percent(p.confidence)} interval",
-          "between-subject sd"]  # fmt: skip
+    ch = ["class", "population accuracy", f"{fmt.percent(p.confidence)} credible",
+          "sd between subjects"]  # fmt: skip
     crows = [[str(c.label), fmt.number(c.accuracy.mean),
               fmt.interval(c.accuracy.lower, c.accuracy.upper), fmt.number(c.spread)]
              for c in p.classes]  # fmt: skip
