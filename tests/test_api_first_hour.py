@@ -181,8 +181,9 @@ def test_rank_and_compare_keep_the_names_given():
     assert bacc.rank(pd.Series({"x": a, "y": b})).names == ("x", "y")
     assert bacc.rank({"x": a, "y": b}).names == ("x", "y")
     assert bacc.compare(a, b).names == ("resnet", "vit")
-    # only results without any name are lettered
-    assert bacc.rank([bacc.evaluate(CM), b]).names == ("A", "B")
+    # only a result without any name is lettered, and a name given twice is told apart
+    assert bacc.rank([bacc.evaluate(CM), b]).names == ("A", "vit")
+    assert bacc.rank([a, a, b]).names == ("resnet", "resnet (2)", "vit")
     assert bacc.rank([a, b], names=["p", "q"]).names == ("p", "q")
     with pytest.raises(bacc.BaccError, match="name must be"):
         bacc.evaluate(CM, name="")

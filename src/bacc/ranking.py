@@ -351,13 +351,27 @@ def _is_series(obj) -> bool:
 
 
 def _item_names(items) -> list[str]:
-    """The names the items carry (a ``name`` attribute, as a named pandas Series or a
-    cross-validation result has), when every item has a distinct non-empty one; else ``A, B,
-    C, ...``."""
-    names = [getattr(x, "name", None) for x in items]
-    if all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names):
-        return names
-    return default_names(len(items))
+    """The names the items carry (a ``name`` attribute, as :attr:`Evaluation.name` or a named
+    pandas Series has); an item without one gets the letter of its place (``A, B, C, ...``),
+    and a name given twice is told apart as the command line does (``"m"``, ``"m (2)"``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as N
+    >>> _item_names([N(name="m"), N(name=None), N(name="m")])
+    ['m', 'B', 'm (2)']
+    """
+    letters = default_names(len(items))
+    given = [getattr(x, "name", None) for x in items]
+    names = [n if isinstance(n, str) and n else letters[t] for t, n in enumerate(given)]
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n} ({seen[n]})")
+    while len(set(out)) != len(out):  # a suffixed name that was given as such
+        out = [f"{n}'" if out.count(n) > 1 and k > out.index(n) else n for k, n in enumerate(out)]
+    return out
 
 
 def rank(
@@ -380,9 +394,10 @@ def rank(
         Series names them by its keys or index.
     names : sequence of str, optional
         Names. Default: the names the input carries, never replaced: a mapping's keys, a
-        Series' index, or the results' own ``name`` attributes when each has a distinct one;
-        only results given without any name are called ``A, B, C, ...`` (as in
-        :func:`bacc.compare`).
+        Series' index, or the results' own ``name`` (``bacc.evaluate(..., name=)``, or the
+        prediction column of a table); only a result given without any name is called by
+        the letter of its place, ``A, B, C, ...`` (as in :func:`bacc.compare`), and a name
+        given twice becomes ``"m"``, ``"m (2)"``.
     random_state : int, numpy Generator or None
         Seed of the joint posterior draws behind ``p_best`` and ``expected_rank``.
     n_draws : int, optional
