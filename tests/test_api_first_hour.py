@@ -245,11 +245,12 @@ def test_every_result_has_a_short_one_line_repr(results, kind):
     "Evaluation", "Comparison", "Ranking", "Interval", "ClassInterval", "BinomialTest",
     "McNemarTest", "BatchEvaluation", "Population", "MetricPosterior", "CoverageResult",
     "LabelPlan", "NextLabel", "BetaPosterior", "BalancedAccuracyPosterior", "BetaSum",
-    "PairedDifference", "GridAverage", "SampleDistribution"])
+    "PairedDifference", "GridAverage", "SampleDistribution", "ClassResult",
+    "PosteriorSummary", "MethodCoverage"])
 def test_every_result_and_distribution_has_html(results, kind):
     html = results[kind]._repr_html_()
     assert html.startswith("<div>") and html.endswith("</div>")
-    assert "<table" in html or "<pre" in html
+    assert "<table" in html or "<pre" in html or html.startswith("<div><p>")
     assert "<script" not in html
 
 

@@ -51,6 +51,11 @@ class PosteriorSummary:
         return (f"<PosteriorSummary: mean {repr_number(self.mean)} "
                 f"{repr_interval(self.lower, self.upper)} {repr_level(self.confidence)} credible>")
 
+    def _repr_html_(self) -> str:
+        from .display.html import summary_html
+
+        return summary_html(self)
+
 
 def summarize(dist, confidence: float = 0.95) -> PosteriorSummary:
     """Mean, median, mode and central ``confidence`` interval of a distribution object."""
@@ -117,6 +122,11 @@ class ClassResult:
         return (f"<ClassResult {self.label!r}: accuracy {repr_number(s.mean)} "
                 f"{repr_interval(s.lower, s.upper)} {repr_level(s.confidence)} credible, "
                 f"{self.correct}/{self.support} correct{left_out}>")
+
+    def _repr_html_(self) -> str:
+        from .display.html import summary_html
+
+        return summary_html(self)
 
 
 @dataclass(frozen=True, eq=False)

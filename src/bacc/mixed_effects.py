@@ -217,6 +217,11 @@ class PopulationClass:
                 f"{repr_interval(a.lower, a.upper)} {repr_level(a.confidence)} credible, "
                 f"between-subject sd {repr_number(self.spread)}>")
 
+    def _repr_html_(self) -> str:
+        from .display.html import summary_html
+
+        return summary_html(self)
+
 
 @dataclass(frozen=True)
 class SubjectResult:
@@ -247,6 +252,11 @@ class SubjectResult:
         return (f"<SubjectResult {self.subject!r}: balanced accuracy {repr_number(s.mean)} "
                 f"{repr_interval(s.lower, s.upper)} {repr_level(s.confidence)} credible under "
                 f"the model (own {repr_number(self.independent.mean)}), n={sum(self.support)}>")
+
+    def _repr_html_(self) -> str:
+        from .display.html import summary_html
+
+        return summary_html(self)
 
 
 @dataclass(frozen=True, eq=False)

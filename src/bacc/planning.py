@@ -268,6 +268,11 @@ class NextClass:
                 f"{repr_number(self.expected_width)} and lower bound "
                 f"{repr_number(self.expected_lower)} after one more>")
 
+    def _repr_html_(self) -> str:
+        from .display.html import summary_html
+
+        return summary_html(self)
+
 
 @dataclass(frozen=True)
 class NextLabel:

@@ -128,6 +128,11 @@ class MethodCoverage:
                 f"(Monte Carlo error {self.mc_se:.2g}), mean width {repr_number(self.mean_width)}"
                 f"{', exact' if self.exact else ''}>")
 
+    def _repr_html_(self) -> str:
+        from .display.html import summary_html
+
+        return summary_html(self)
+
 
 @dataclass(frozen=True)
 class CoverageResult:

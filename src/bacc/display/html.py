@@ -23,6 +23,7 @@ __all__ = [
     "metric_posterior_html",
     "population_html",
     "ranking_html",
+    "summary_html",
     "table",
     "text_html",
 ]
@@ -336,3 +337,20 @@ def metric_posterior_html(m) -> str:
            fmt.interval(m.lower, m.upper)]
     return (f"<div>{table(header, [row])}<p>{escape(m.design)} design; {escape(m.method)}</p>"
             "</div>")
+
+
+def summary_html(obj) -> str:
+    """HTML of a part of a result (a class's row, a posterior summary, one method's coverage):
+    its one-line description.
+
+    Parameters
+    ----------
+    obj : object
+        Anything with a one-line ``repr`` (``<Kind: ...>``).
+
+    Returns
+    -------
+    str
+        A ``<div>`` with one paragraph.
+    """
+    return f"<div><p>{escape(repr(obj).strip('<>'))}</p></div>"
