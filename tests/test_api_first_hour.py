@@ -150,6 +150,25 @@ def test_rank_columns_is_the_paired_ranking_with_the_column_names():
     assert ind.to_dict() == bacc.rank(cms, n_draws=20_000).to_dict()
 
 
+def test_rank_and_compare_the_groups_of_a_long_table():
+    df = _table()  # "site" names the classifier of each row: a table in long form
+    r = bacc.rank(df, true="label", pred="predicted", by="site", n_draws=20_000)
+    parts = {g: df[df["site"] == g] for g in ("north", "south")}
+    cms = {g: bacc.ConfusionMatrix.from_predictions(list(p["label"]), list(p["predicted"]),
+                                                    labels=["cat", "dog", "eel"])
+           for g, p in parts.items()}
+    assert r.names == ("north", "south") and not r.paired
+    assert r.to_dict() == bacc.rank(cms, n_draws=20_000).to_dict()
+    c = bacc.compare(df, true="label", pred="predicted", by="site")
+    assert c.names == ("north", "south")
+    assert c.to_dict() == bacc.compare(cms["north"], cms["south"],
+                                       names=["north", "south"]).to_dict()
+    with pytest.raises(bacc.BaccError, match="different examples"):
+        bacc.rank(df, true="label", pred="predicted", by="site", paired=True)
+    with pytest.raises(bacc.BaccError, match="one prediction column"):
+        bacc.rank(df, true="label", pred=["predicted", "model_b"], by="site")
+
+
 def test_joint_counts_of_a_column_with_a_class_the_others_never_show():
     data = {"y": ["a", "a", "b", "b", "b"], "p": ["a", "b", "b", "b", "a"],
             "q": ["a", "c", "b", "c", "b"]}

@@ -126,6 +126,22 @@ def _pred_list(pred, what: str, least: int) -> list[str]:
     return cols
 
 
+def _group_matrices(source, *, true: str, pred, by, labels, nulls, sep, what: str,
+                    least: int, most: int | None = None) -> dict:
+    """One confusion matrix per group of ``by`` (``--by`` of ``bacc compare`` and ``bacc
+    rank``: the groups are the classifiers, on different examples), keyed by the group's
+    name (several group columns joined by `` / ``, as the command line names them)."""
+    if not isinstance(pred, str):
+        raise BaccError(f"pred: with by=, {what} is of the groups of one prediction column; "
+                        "give one column, or several columns without by=")
+    gc = counts(source, true=true, pred=pred, by=by, labels=labels, nulls=nulls, sep=sep)
+    mats = {(" / ".join(map(str, g)) if isinstance(g, tuple) else str(g)): gc[g] for g in gc}
+    if len(mats) < least or (most is not None and len(mats) > most):
+        want = f"{least}" if most == least else f"{least} or more"
+        raise BaccError(f"by=: {what} needs {want} groups, the column(s) {by!r} hold {len(mats)}")
+    return mats
+
+
 # ----------------------------------------------------------------------------------------------
 @_at_callers_line
 def evaluate(
@@ -214,7 +230,8 @@ def compare(
     b=None,
     *,
     true: str | None = None,
-    pred: Sequence[str] | None = None,
+    pred: str | Sequence[str] | None = None,
+    by: str | Sequence[str] | None = None,
     paired: bool | None = None,
     rope: float = 0.0,
     confidence: float = 0.95,
@@ -226,6 +243,8 @@ def compare(
     nulls: str = "error",
     sep: str | None = None,
 ) -> Comparison:
+    if by is not None and true is None and pred is None:
+        raise BaccError("by= groups a table of predictions: give true=COLUMN and pred=COLUMN too")
     if not _columns_given(true, pred):
         if paired is not None or labels is not None:
             raise BaccError("paired= and labels= are for a table of predictions (true=, pred=); "
@@ -241,6 +260,15 @@ def compare(
     if b is not None:
         raise BaccError("a table of predictions is one argument: compare(df, true=..., "
                         "pred=[COLUMN_A, COLUMN_B])")
+    if by is not None:
+        if paired:
+            raise BaccError("the groups of by= hold different examples: they are compared as "
+                            "independent test sets (paired= is for two pred columns)")
+        mats = _group_matrices(a, true=true, pred=pred, by=by, labels=labels, nulls=nulls,
+                               sep=sep, what="a comparison", least=2, most=2)
+        (na, ma), (nb, mb) = mats.items()
+        return _compare(ma, mb, rope=rope, confidence=confidence, prior=prior, weights=weights,
+                        names=(na, nb) if names is None else names)
     cols = _pred_list(pred, "a comparison", 2)
     if len(cols) != 2:
         raise BaccError(f"pred: a comparison is of two columns, got {len(cols)}; rank several "
@@ -265,8 +293,12 @@ posterior (:func:`bacc.compare_paired`, the same numbers as on the examples one 
 ``paired=False`` treats them as independent (:func:`bacc.comparison.compare` of the two counted
 matrices). The names default to the column names.
 """,
-    _TABLE_PARAMETERS.format(several=" sequence of two str, optional",
-                             several_doc=": the two classifiers' columns") + """\
+    _TABLE_PARAMETERS.format(several=" or sequence of two str, optional",
+                             several_doc=": the two classifiers' columns (one column with\n"
+                                         "    ``by=``)") + """\
+by : str or sequence of str, optional
+    For a table in long form, as ``--by``: the column naming the classifier (or group) of
+    each row; its two groups, on different examples, are compared as independent test sets.
 paired : bool, optional
     For a table: the paired model (default, the command line's choice for columns of one
     file; ``prior`` is then the Dirichlet concentration of :func:`bacc.compare_paired`,
@@ -283,7 +315,8 @@ def rank(
     evaluations,
     *,
     true: str | None = None,
-    pred: Sequence[str] | None = None,
+    pred: str | Sequence[str] | None = None,
+    by: str | Sequence[str] | None = None,
     paired: bool | None = None,
     names=None,
     random_state=0,
@@ -297,6 +330,8 @@ def rank(
     nulls: str = "error",
     sep: str | None = None,
 ) -> Ranking:
+    if by is not None and true is None and pred is None:
+        raise BaccError("by= groups a table of predictions: give true=COLUMN and pred=COLUMN too")
     if not _columns_given(true, pred):
         if paired is not None or labels is not None or weights is not None:
             raise BaccError("paired=, labels= and weights= are for a table of predictions "
@@ -306,6 +341,14 @@ def rank(
                          prior=prior, rows=rows, pairwise=pairwise, progress=progress)
         except BaccError as exc:
             raise _matrix_expected(evaluations, exc) from None
+    if by is not None:
+        if paired or weights is not None:
+            raise BaccError("the groups of by= hold different examples: they are ranked under "
+                            "independent posteriors, which take no paired= or weights=")
+        mats = _group_matrices(evaluations, true=true, pred=pred, by=by, labels=labels,
+                               nulls=nulls, sep=sep, what="a ranking", least=2)
+        return _rank(mats, names=names, random_state=random_state, n_draws=n_draws,
+                     prior=prior, pairwise=pairwise, progress=progress)
     cols = _pred_list(pred, "a ranking", 2)
     nm = cols if names is None else names
     if paired is None or paired:
@@ -331,8 +374,13 @@ and, since the columns predicted the same examples, ranks them under their joint
 (:func:`bacc.rank_paired`; ``paired=False``: independent posteriors). The names default to the
 column names.
 """,
-    _TABLE_PARAMETERS.format(several=" sequence of str, optional",
-                             several_doc=": two or more classifiers' columns") + """\
+    _TABLE_PARAMETERS.format(several=" or sequence of str, optional",
+                             several_doc=": two or more classifiers' columns (one column\n"
+                                         "    with ``by=``)") + """\
+by : str or sequence of str, optional
+    For a table in long form, as ``--by``: the column naming the classifier (or group) of
+    each row; the groups, on different examples, are ranked under independent posteriors and
+    named by their values.
 paired : bool, optional
     For a table: the paired model (default; ``prior`` is then the concentration of
     :func:`bacc.rank_paired`, default 0.5) or independent posteriors (``paired=False``).
