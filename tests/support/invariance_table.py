@@ -223,6 +223,13 @@ ROWS: dict[str, Row] = {
         lambda d, form: bacc.rank([_matrix(form, d.cm("a")), _matrix(form, d.cm("b")),
                                    _matrix(form, d.cm("a"))], names=["a", "b", "c"]),
         forms=MATRIX_FORMS, relabel_tol=0.03, note="P(best) from joint draws"),
+    "rank[by]": Row(
+        lambda d, form: bacc.rank(d.frame(), true="label", pred="a", by="subject")
+        if form == "frame_by" else
+        bacc.rank(dict(bacc.counts(d.frame(), true="label", pred="a", by="subject",
+                                   progress=False).items())),
+        forms=("frame_by", "counts"), relabel_tol=0.03,
+        note="a table in long form: the groups of by= ranked as independent test sets"),
     "rank_paired": Row(_rank_paired, forms=(*SEQ_FORMS, "frame"), relabel_tol=0.03,
                        note="P(best) from joint draws"),
     "counts": Row(
