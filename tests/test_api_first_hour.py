@@ -88,6 +88,8 @@ def test_a_table_without_its_columns_gets_the_command_lines_guidance():
         bacc.evaluate({"y": [0, 1], "yhat": [0, 0]})
     with pytest.raises(bacc.BaccError, match="looks like a table of predictions"):
         bacc.rank(df)
+    with pytest.raises(bacc.BaccError, match="is a file name.*true=COLUMN, pred=COLUMN"):
+        bacc.evaluate("predictions.csv")
     # a labelled confusion matrix with another problem keeps its own message
     bad = pd.DataFrame([[1, -2], [0, 3]], index=["a", "b"], columns=["a", "b"])
     with pytest.raises(bacc.BaccError) as e:

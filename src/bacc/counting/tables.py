@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import warnings
 from collections.abc import Callable, Sequence
 
@@ -91,6 +92,12 @@ def _kind(obj) -> str:
 def _matrix_expected(obj, exc: BaccError) -> BaccError:
     """The error for ``obj`` given where a confusion matrix was expected: the command line's
     guidance when it is a table of examples, else the error as it was."""
+    if isinstance(obj, str | os.PathLike):
+        return BaccError(
+            f"{os.fspath(obj)!r} is a file name, not a confusion matrix: a file of predictions "
+            "is read with its true and predicted columns, true=COLUMN, pred=COLUMN; a file "
+            "holding a confusion matrix is read first, bacc.readers.read_matrix_file(path).counts"
+        )
     cols = table_columns(obj)
     if cols is None:
         return exc
