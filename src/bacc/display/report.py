@@ -1,11 +1,13 @@
 """A self-contained HTML report: tables, credible and exact intervals, pictures.
 
 One file, no network: the pictures are inline SVG drawn by :mod:`bacc.display.plot` (matplotlib)
-and the style sheet is inline. One small inline script makes the summary tables sortable; the
-page reads fully without it. On a phone every table row becomes a card with the headline
-numbers first (balanced accuracy, credible and exact intervals, P(> chance), verdict) and the
-pictures, drawn for a narrow column, keep their text at 11 px or more; on a desktop the tables
-are tables and the pictures sit side by side. Every user-supplied string (labels, names, file
+and the style sheet is inline. One small inline script makes the summary tables sortable and
+says above a table when it is wider than the screen and scrolls sideways in its box (a shadow
+at the box's edge says it without the script); the page reads fully without it. The summary
+tables are whole from 1 160 px; below that they, and below 900 px every results table, show
+each row as a card (side by side where they fit) with the headline numbers first (balanced
+accuracy, credible and exact intervals, P(> chance), verdict). The pictures, drawn for a narrow
+column, keep their text at 11 px or more; on a desktop they sit side by side. Every user-supplied string (labels, names, file
 names, titles) goes through :func:`bacc.display.html.escape`.
 
 The report only formats results computed elsewhere (:func:`bacc.evaluate`,
@@ -636,8 +638,8 @@ def _comparison_html(c: ReportComparison, figs: _Figures) -> str:
     out = [f"<h3>{esc(head)}</h3>"]
     if p is not None:
         out.append(
-            f"<p>Probability that <b>{esc(c.name_a)}</b> has the higher balanced accuracy than "
-            f"<b>{esc(c.name_b)}</b>: P({esc(c.name_a)} &gt; {esc(c.name_b)}) "
+            f"<p>Probability that the balanced accuracy of <b>{esc(c.name_a)}</b> is higher than "
+            f"that of <b>{esc(c.name_b)}</b>: P({esc(c.name_a)} &gt; {esc(c.name_b)}) "
             f"<b>{esc(fmt.p_phrase(float(p)))}</b>.</p>"
         )
     if hasattr(r, "difference") and hasattr(r, "names"):

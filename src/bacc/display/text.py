@@ -415,7 +415,7 @@ def comparison_rows(c, names: tuple[str, str] | None = None):
     """Header and rows of a :class:`bacc.Comparison` (shared with the HTML form); ``names``
     replaces the classifiers' names (short keys for long names)."""
     a, b = names or c.names
-    header = ["", "sample", "posterior mean", f"{fmt.percent(c.confidence)} interval"]
+    header = ["", "sample", "posterior mean", f"{fmt.percent(c.confidence)} credible"]
     rows = [
         [f"balanced accuracy {a}", fmt.number(c.sample_balanced_accuracy[0]), fmt.number(c.mean_balanced_accuracy[0]), ""],
         [f"balanced accuracy {b}", fmt.number(c.sample_balanced_accuracy[1]), fmt.number(c.mean_balanced_accuracy[1]), ""],
