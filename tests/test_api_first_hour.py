@@ -98,7 +98,7 @@ def test_a_table_without_its_columns_gets_the_command_lines_guidance():
 
 
 def test_the_guidance_has_one_home_in_both_terms():
-    from bacc.counting.looks import predictions_message
+    from bacc.readers import predictions_message
 
     lib = predictions_message("the DataFrame", ["id", "label", "predicted"])
     cli = predictions_message("preds.csv", ["id", "label", "predicted"], terms="options")

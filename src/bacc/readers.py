@@ -9,6 +9,9 @@ Prediction files (:func:`read_table`, :func:`read_predictions`)
     holding one object per line or one array of objects), each optionally gzipped (``.gz``);
     ``-`` reads CSV from standard input. One row per example, a header row naming the columns.
     Parquet files and data larger than memory are counted by :func:`bacc.counts` instead.
+A table of predictions where a confusion matrix was expected (:func:`predictions_message`)
+    The one rule and the one message for it, in the library's terms (``true=COLUMN,
+    pred=COLUMN``) and the command line's (``--true COLUMN --pred COLUMN``).
 Confusion-matrix files (:func:`read_matrix_file`)
     CSV/TSV of counts, optionally with a header row of class labels and a first column of
     class labels; JSON holding a matrix (``[[42, 3], [6, 4]]``), ``{"labels": [...],
@@ -25,8 +28,9 @@ import io as _io
 import json
 import math
 import os
+import shlex
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +38,8 @@ from .confusion import ConfusionMatrix, check_label_values, label_order
 from .errors import BaccError
 
 __all__ = [
+    "predictions_message",
+    "table_columns",
     "MatrixData",
     "Predictions",
     "Table",
@@ -511,12 +517,7 @@ def _matrix_from_csv(path: str, text: str, sep: str | None) -> MatrixData:
         for f in r:
             if not _is_number(f):
                 if header is not None:
-                    cols = ", ".join(first_fields[:8]) + (", ..." if len(first_fields) > 8 else "")
-                    raise BaccError(
-                        f"{path} looks like a predictions file (columns {cols}), not a "
-                        "confusion matrix: give the true and predicted columns with --true COLUMN "
-                        "--pred COLUMN"
-                    )
+                    raise BaccError(predictions_message(path, first_fields, terms="options"))
                 raise BaccError(f"{path}: row {i} of the matrix has {f!r}, which is not a count")
             v = float(f)
             row.append(int(v) if v.is_integer() else v)  # a fraction is refused as a count later
@@ -565,3 +566,101 @@ def read_matrix_file(path: str, *, sep: str | None = None) -> MatrixData:
             raise BaccError(f"{path}, line {exc.lineno}: invalid JSON ({exc.msg})") from None
         return _matrix_from_json(path, obj)
     return _matrix_from_csv(path, text, sep)
+
+
+# ----------------------------------------------------------------------------------------------
+# a table of predictions where a confusion matrix was expected: the one rule and the one message
+# (also for bacc.evaluate(df) through bacc.counting.tables)
+#: Column names that usually hold the true class, and the predicted class (lower case).
+_TRUE_NAMES = ("label", "true", "y_true", "truth", "target", "actual", "y", "class", "labels")
+_PRED_NAMES = ("pred", "predicted", "prediction", "y_pred", "yhat", "y_hat", "predictions")
+_SHOWN = 8
+
+
+def table_columns(obj) -> list[str] | None:
+    """The column names of a table of examples, or None when ``obj`` is not one.
+
+    A DataFrame or lazy frame (anything with ``columns``; a pyarrow ``Table``'s
+    ``column_names``) or a mapping of column names to sequences, as :func:`bacc.counts` reads
+    them.
+
+    Parameters
+    ----------
+    obj : object
+
+    Returns
+    -------
+    list of str or None
+
+    Examples
+    --------
+    >>> table_columns({"label": [0, 1], "predicted": [0, 0]})
+    ['label', 'predicted']
+    >>> table_columns([[42, 3], [6, 4]]) is None
+    True
+    """
+    if isinstance(obj, Mapping):
+        if obj and all(isinstance(k, str) for k in obj) and all(
+            isinstance(v, Sequence) and not isinstance(v, str) or hasattr(v, "__array__")
+            for v in obj.values()
+        ):
+            return list(obj)
+        return None
+    cols = getattr(obj, "column_names", None) if not hasattr(obj, "columns") else obj.columns
+    if cols is None or isinstance(cols, str):
+        return None
+    try:
+        return [str(c) for c in list(cols)]
+    except TypeError:
+        return None
+
+
+def _guess(columns: Sequence[str]) -> tuple[str, str] | None:
+    """The true and predicted columns, when the names say which they are."""
+    low = {c.lower(): c for c in columns}
+    true = next((low[n] for n in _TRUE_NAMES if n in low), None)
+    pred = next((low[n] for n in _PRED_NAMES if n in low), None)
+    if pred is None:
+        starts = [c for c in columns if c.lower().startswith("pred")]
+        pred = starts[0] if len(starts) == 1 else None
+    return (true, pred) if true and pred and true != pred else None
+
+
+def predictions_message(where: str, columns: Sequence, *, terms: str = "arguments") -> str:
+    """What to say when a table of predictions was given where a confusion matrix was expected.
+
+    Parameters
+    ----------
+    where : str
+        What was given (``"the DataFrame"``, a file name).
+    columns : sequence
+        Its column names (the first eight are shown).
+    terms : {"arguments", "options"}
+        How the two columns are given: ``true=COLUMN, pred=COLUMN`` (the library) or
+        ``--true COLUMN --pred COLUMN`` (the command line).
+
+    Returns
+    -------
+    str
+        One line; when the column names say which is which, with the call to make.
+
+    Examples
+    --------
+    >>> predictions_message("the DataFrame", ["label", "predicted"])
+    "the DataFrame looks like a table of predictions (columns label, predicted), not a confusion matrix: give the true and predicted columns with true=COLUMN, pred=COLUMN (here probably true='label', pred='predicted')"
+    >>> predictions_message("preds.csv", ["id", "y", "score"], terms="options")
+    'preds.csv looks like a predictions file (columns id, y, score), not a confusion matrix: give the true and predicted columns with --true COLUMN --pred COLUMN'
+    """
+    cols = [str(c) for c in columns]
+    shown = ", ".join(cols[:_SHOWN]) + (", ..." if len(cols) > _SHOWN else "")
+    guess = _guess(cols)
+    if terms == "options":
+        head = f"{where} looks like a predictions file (columns {shown})"
+        how = "--true COLUMN --pred COLUMN"
+        hint = ("" if guess is None else
+                f" (here probably --true {shlex.quote(guess[0])} --pred {shlex.quote(guess[1])})")
+    else:
+        head = f"{where} looks like a table of predictions (columns {shown})"
+        how = "true=COLUMN, pred=COLUMN"
+        hint = "" if guess is None else f" (here probably true={guess[0]!r}, pred={guess[1]!r})"
+    return f"{head}, not a confusion matrix: give the true and predicted columns with {how}{hint}"

@@ -32,8 +32,6 @@ The modules:
   tuples of true and predicted classes a paired comparison or ranking needs).
 * :mod:`.tables`: :func:`bacc.evaluate`, :func:`bacc.compare` and :func:`bacc.rank` of a table
   of predictions (``true=``, ``pred=``, ``by=``), counted here and handed to the numerics.
-* :mod:`.looks`: the one rule, and the one message, for a table of predictions given where a
-  confusion matrix was expected.
 
 Conventions (checked at this boundary, for every engine alike)
     Missing labels (null, NaN, an empty CSV field) are an error by default, naming how many

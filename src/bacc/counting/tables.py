@@ -7,7 +7,7 @@ its conventions for missing values, label types and ``labels=`` apply), and the 
 the numerics (:func:`bacc.evaluation.evaluate`, :func:`bacc.comparison.compare`,
 :func:`bacc.ranking.rank` and their paired forms). Without ``true=`` and ``pred=`` every call
 is the numerics' own; a table given without them is answered with the command line's words
-(:mod:`bacc.counting.looks`).
+(:func:`bacc.readers.predictions_message`).
 
 As on the command line, several prediction columns of one table are predictions of the same
 examples: :func:`compare` and :func:`rank` use the paired model (their joint posterior,
@@ -30,10 +30,10 @@ from ..evaluation import Evaluation
 from ..evaluation import evaluate as _evaluate
 from ..ranking import Ranking, rank_paired_counts
 from ..ranking import rank as _rank
+from ..readers import predictions_message, table_columns
 from . import counts
 from .grouped import GroupedCounts
 from .joint import joint_counts, matrices
-from .looks import predictions_message, table_columns
 
 __all__ = ["compare", "evaluate", "rank"]
 
