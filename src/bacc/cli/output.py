@@ -302,6 +302,7 @@ def print_batch_summary(batch) -> None:
     n = len(batch.groups)
     out(f"{n} evaluations, balanced accuracy (union exact interval):")
     out(batch_summary_table(batch))
+    out(wrapped(SUMMARY_KEY))
     short = int((batch.n_classes < len(batch.labels)).sum())
     if short:
         warn(f"{short} of {n} groups lack true examples of some class; those classes are left "

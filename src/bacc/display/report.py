@@ -289,10 +289,12 @@ _EXPLAIN_CORE = (
     ("Verdict",
      f"<b>clearly above chance</b>: P(&gt; chance) at least {CLEAR:g} and the exact interval "
      f"entirely above chance. <b>probably above chance</b>: P(&gt; chance) at least "
-     f"{PROBABLE:g} without both of these; the exact interval may still include chance (the "
-     "details then say so): the two intervals answer different questions, and only the exact "
-     "one holds whatever the prior. <b>not distinguishable from chance</b>: P(&gt; chance) "
-     f"below {PROBABLE:g}."),
+     f"{PROBABLE:g}, but below {CLEAR:g} or with an exact interval that still includes chance "
+     "(the details then say so). The two intervals answer different questions: the credible "
+     "one what these counts make probable under a flat prior, the exact one what holds "
+     "whatever the true value; so a classifier can be probably above chance while its exact "
+     "interval includes chance. <b>not distinguishable from chance</b>: P(&gt; chance) below "
+     f"{PROBABLE:g}."),
     ("Mean of folds &#177; 2 SEM (approximate)",
      "The conventional summary of cross-validation (standard error of the mean of the fold "
      "accuracies); it is shown for comparison only. It can pass 100% (marked <i>leaves [0, "
