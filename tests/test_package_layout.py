@@ -96,7 +96,7 @@ def _imports(name: str, path: Path, *, top_level_only: bool = False):
 
 # The one sanctioned upward call: a result renders itself by handing itself to the display
 # layer, imported inside these methods only (the display layer never computes).
-DELEGATES = {"__str__", "_repr_html_", "plot"}
+DELEGATES = {"__str__", "__repr__", "_repr_html_", "plot"}
 
 
 def _walk(tree):

@@ -52,7 +52,7 @@ from ._engine.helpers.validate import (
 )
 from ._engine.sums.rows import interval_and_tail, steps
 from .confusion import ConfusionMatrix, included_classes
-from .distributions import BetaSum, repr_number
+from .distributions import BetaSum
 from .errors import BaccError, BaccWarning, require
 from .labels import check_classes
 from .progress import Progress
@@ -159,6 +159,7 @@ class BatchEvaluation(FrozenArrays):
     def __repr__(self) -> str:
         """One line: the groups, the classes, and the range of the posterior mean balanced
         accuracies with the groups at its ends (``print()`` gives the table)."""
+        from .display.numbers import repr_number
         G = len(self.groups)
         head = f"<BatchEvaluation: {G} group{'s' if G != 1 else ''}, {len(self.labels)} classes"
         means = np.asarray(self.mean, dtype=float)

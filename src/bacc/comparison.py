@@ -32,15 +32,7 @@ from ._engine.helpers.validate import (
     check_sequence,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes, check_label_values
-from .distributions import (
-    BetaSum,
-    ContinuousDistribution,
-    PairedDifference,
-    repr_interval,
-    repr_level,
-    repr_number,
-    repr_probability,
-)
+from .distributions import BetaSum, ContinuousDistribution, PairedDifference
 from .errors import BaccError
 from .evaluation import Evaluation
 from .labels import encode
@@ -146,6 +138,7 @@ class Comparison(FrozenArrays):
     def __repr__(self) -> str:
         """One line: the difference's posterior mean and credible interval, P(A > B), the model
         and the examples (``print()`` gives the full table)."""
+        from .display.numbers import repr_interval, repr_level, repr_number, repr_probability
         a, b = self.names
         n = (f"n={self.n_examples[0]}" if self.paired or self.n_examples[0] == self.n_examples[1]
              else f"n={self.n_examples[0]} and {self.n_examples[1]}")

@@ -79,52 +79,6 @@ __all__ = ["ContinuousDistribution", "SumDistribution", "BetaSum", "GridAverage"
 
 
 
-# ----------------------------------------------------------------------------------------------
-# the one-line reprs of results and distributions (numpy style: ``<Kind: headline numbers>``)
-def repr_number(x, digits: int = 3) -> str:
-    """A number of a one-line repr: ``digits`` decimals, ``nan`` for a missing value.
-
-    Examples
-    --------
-    >>> repr_number(0.66578), repr_number(float("nan"))
-    ('0.666', 'nan')
-    """
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    return "nan" if np.isnan(v) else f"{v:.{digits}f}"
-
-
-def repr_probability(p) -> str:
-    """A probability of a one-line repr: 3 decimals, ``<0.001`` and ``>0.999`` at the ends
-    (a probability that rounds to 0 or 1 is not 0 or 1).
-
-    Examples
-    --------
-    >>> repr_probability(0.99547), repr_probability(1 - 1e-9), repr_probability(0.0)
-    ('=0.995', '>0.999', '=0.000')
-    """
-    v = float(p)
-    if np.isnan(v):
-        return "=nan"
-    if 0.0 < v < 0.0005:
-        return "<0.001"
-    if 0.9995 <= v < 1.0:
-        return ">0.999"
-    return f"={v:.3f}"
-
-
-def repr_level(confidence) -> str:
-    """A level of a one-line repr: ``0.95`` as ``95%``."""
-    return f"{float(confidence) * 100:g}%"
-
-
-def repr_interval(lower, upper, digits: int = 3) -> str:
-    """``[lower, upper]`` for a one-line repr."""
-    return f"[{repr_number(lower, digits)}, {repr_number(upper, digits)}]"
-
-
 class ContinuousDistribution:
     """Shared surface of bacc's distribution objects (the ``scipy.stats`` frozen interface).
 

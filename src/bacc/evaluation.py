@@ -12,7 +12,6 @@ from ._engine import beta as _beta
 from ._engine.helpers.convert import FrozenArrays, jsonable, readonly
 from ._engine.helpers.validate import check_confidence, check_prior, check_weights
 from .confusion import ConfusionMatrix, as_confusion_matrix, chance_level
-from .distributions import repr_interval, repr_level, repr_number, repr_probability
 from .errors import BaccError
 from .posterior import (
     BalancedAccuracyPosterior,
@@ -48,6 +47,7 @@ class PosteriorSummary:
         }
 
     def __repr__(self) -> str:
+        from .display.numbers import repr_interval, repr_level, repr_number
         return (f"<PosteriorSummary: mean {repr_number(self.mean)} "
                 f"{repr_interval(self.lower, self.upper)} {repr_level(self.confidence)} credible>")
 
@@ -117,6 +117,7 @@ class ClassResult:
         }
 
     def __repr__(self) -> str:
+        from .display.numbers import repr_interval, repr_level, repr_number
         s = self.summary
         left_out = "" if self.included else ", not in the balanced accuracy"
         return (f"<ClassResult {self.label!r}: accuracy {repr_number(s.mean)} "
@@ -234,6 +235,7 @@ class Evaluation(FrozenArrays):
     def __repr__(self) -> str:
         """One line: the balanced accuracy's posterior mean, credible interval, P(> chance),
         the classes and the examples (``print()`` gives the full table)."""
+        from .display.numbers import repr_interval, repr_level, repr_number, repr_probability
         s = self.balanced_accuracy_summary
         named = "" if self.name is None else f" {self.name!r}"
         return (

@@ -89,7 +89,6 @@ from ._engine.helpers.validate import (
     unmasked,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
-from .distributions import repr_interval, repr_level, repr_number
 from .errors import BaccError, BaccWarning
 
 __all__ = [
@@ -243,6 +242,7 @@ class ClassInterval:
         }
 
     def __repr__(self) -> str:
+        from .display.numbers import repr_interval, repr_level, repr_number
         left_out = "" if self.included else ", not in the balanced accuracy"
         return (
             f"<ClassInterval {self.label!r}: accuracy {repr_number(self.estimate)} "
@@ -450,6 +450,7 @@ class Interval:
     def __repr__(self) -> str:
         """One line: the estimate, the bounds, the level, the method and whether the coverage
         is guaranteed (``print()`` gives the full table)."""
+        from .display.numbers import repr_interval, repr_level, repr_number
         what = "balanced accuracy" if self.metric == "balanced_accuracy" else "accuracy"
         kind = "exact" if self.guaranteed else "approximate"
         return (

@@ -56,13 +56,7 @@ from ._engine.helpers.validate import (
     check_size,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, included_classes
-from .distributions import (
-    BetaPosterior,
-    ContinuousDistribution,
-    repr_interval,
-    repr_level,
-    repr_number,
-)
+from .distributions import BetaPosterior, ContinuousDistribution
 from .errors import BaccError
 from .labels import class_index
 from .prevalence import RateAtPrevalence, prevalence_shares, rate_value
@@ -385,6 +379,7 @@ class MetricPosterior:
     def __repr__(self) -> str:
         """One line: the metric, its posterior mean and credible interval, the sample value and
         how it was computed (``print()`` adds the design and the method)."""
+        from .display.numbers import repr_interval, repr_level, repr_number
         name = self.metric + ("" if self.label is None else f" of class {self.label!r}")
         how = "exact" if self.exact else "Monte Carlo"
         return (

@@ -30,7 +30,7 @@ from ._engine.helpers.validate import MAX_COUNT, check_choice, check_confidence,
 from ._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior
 from ._engine.sums.grid_average import STEPS_PER_SD, GridSum
 from .confusion import ConfusionMatrix, as_confusion_matrix, check_label_values
-from .distributions import GridAverage, repr_interval, repr_level, repr_number, repr_probability
+from .distributions import GridAverage
 from .errors import BaccError
 from .evaluation import PosteriorSummary
 from .labels import check_classes, encode
@@ -212,6 +212,7 @@ class PopulationClass:
                 "log_evidence": self.log_evidence}  # fmt: skip
 
     def __repr__(self) -> str:
+        from .display.numbers import repr_interval, repr_level, repr_number
         a = self.accuracy
         return (f"<PopulationClass {self.label!r}: population accuracy {repr_number(a.mean)} "
                 f"{repr_interval(a.lower, a.upper)} {repr_level(a.confidence)} credible, "
@@ -248,6 +249,7 @@ class SubjectResult:
                 "independent": self.independent.to_dict(), "shrunken": self.shrunken.to_dict()}  # fmt: skip
 
     def __repr__(self) -> str:
+        from .display.numbers import repr_interval, repr_level, repr_number
         s = self.shrunken
         return (f"<SubjectResult {self.subject!r}: balanced accuracy {repr_number(s.mean)} "
                 f"{repr_interval(s.lower, s.upper)} {repr_level(s.confidence)} credible under "
@@ -374,6 +376,7 @@ class Population:
     def __repr__(self) -> str:
         """One line: the population balanced accuracy's posterior mean, credible interval and
         P(> chance), the subjects and the model (``print()`` gives the full tables)."""
+        from .display.numbers import repr_interval, repr_level, repr_number, repr_probability
         s = self.summary
         what = "accuracy" if len(self.labels) == 1 else "balanced accuracy"
         return (

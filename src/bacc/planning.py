@@ -42,7 +42,6 @@ from ._engine.helpers.validate import (
     check_random_state,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix
-from .distributions import repr_level, repr_number
 from .errors import BaccError
 from .labels import check_classes, per_class
 
@@ -202,6 +201,7 @@ class LabelPlan:
     def __repr__(self) -> str:
         """One line: the goal, the labels needed (per class) and the assurance (``print()``
         gives the plan in full)."""
+        from .display.numbers import repr_level, repr_number
         if self.goal == "lower":
             goal = (f"exact {repr_level(self.confidence)} lower bound of the balanced accuracy "
                     f"> {self.target:g}")
@@ -264,6 +264,7 @@ class NextClass:
         }
 
     def __repr__(self) -> str:
+        from .display.numbers import repr_number
         return (f"<NextClass {self.label!r}: {self.correct}/{self.support} correct, expected width "
                 f"{repr_number(self.expected_width)} and lower bound "
                 f"{repr_number(self.expected_lower)} after one more>")
@@ -327,6 +328,7 @@ class NextLabel:
 
     def __repr__(self) -> str:
         """One line: the class to label next, by which criterion, and the interval now."""
+        from .display.numbers import repr_number
         best = self.classes[self.best_index]
         after = (f"expected lower bound {repr_number(best.expected_lower)}"
                  if self.criterion != "width" else f"expected width {repr_number(best.expected_width)}")

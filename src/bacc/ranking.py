@@ -41,7 +41,7 @@ from .comparison import (
     same_classes,
 )
 from .confusion import ConfusionMatrix, balanced_classes, check_label_values
-from .distributions import BetaSum, PairedDifference, repr_number, repr_probability
+from .distributions import BetaSum, PairedDifference
 from .errors import BaccError
 from .evaluation import Evaluation
 from .labels import encode
@@ -163,6 +163,7 @@ class Ranking(FrozenArrays):
     def __repr__(self) -> str:
         """One line: the classifiers from first to last with their posterior mean balanced
         accuracies, and P(best) of the first (``print()`` gives the full table)."""
+        from .display.numbers import repr_number, repr_probability
         order = [int(i) for i in self.order]
         shown = [f"{self.rank[i]}. {self.names[i]} ({repr_number(self.mean_balanced_accuracy[i])})"
                  for i in order[:5]]

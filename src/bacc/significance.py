@@ -18,7 +18,6 @@ from scipy import special as sc
 
 from ._engine.helpers.validate import MAX_COUNT, check_confidence, check_int
 from .confusion import as_confusion_matrix, chance_level
-from .distributions import repr_number
 from .errors import BaccWarning
 from .intervals import exact_interval
 
@@ -91,6 +90,7 @@ class BinomialTest:
     def __repr__(self) -> str:
         """One line: the accuracy against chance with its p-value, and the balanced accuracy's
         exact lower bound against chance (``print()`` gives the full table)."""
+        from .display.numbers import repr_number
         return (
             f"<BinomialTest: accuracy {repr_number(self.accuracy)} ({self.correct}/{self.total}) "
             f"against chance {self.chance:.3g}, p={self.p_value:.3g}"

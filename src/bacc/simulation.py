@@ -46,7 +46,6 @@ from ._engine.helpers.validate import (
     check_weights,
 )
 from .confusion import ConfusionMatrix
-from .distributions import repr_level, repr_number
 from .errors import BaccError
 from .progress import Progress
 
@@ -124,6 +123,7 @@ class MethodCoverage:
         }
 
     def __repr__(self) -> str:
+        from .display.numbers import repr_number
         return (f"<MethodCoverage: {self.method} covers {repr_number(self.coverage)} "
                 f"(Monte Carlo error {self.mc_se:.2g}), mean width {repr_number(self.mean_width)}"
                 f"{', exact' if self.exact else ''}>")
@@ -182,6 +182,7 @@ class CoverageResult:
     def __repr__(self) -> str:
         """One line: what was simulated and the coverage of each method (``print()`` gives the
         table)."""
+        from .display.numbers import repr_level, repr_number
         what = self.metric.replace("_", " ")
         shown = ", ".join(f"{m.method} {repr_number(m.coverage)}" for m in self.methods[:6])
         more = f", ... {len(self.methods) - 6} more" if len(self.methods) > 6 else ""

@@ -1,7 +1,8 @@
 """The one number formatter of bacc's text, HTML, figures and report.
 
 Every number a person reads passes through these functions, so that a probability, an interval
-or a percentage looks the same in a terminal table, a notebook, a figure legend and the report.
+or a percentage looks the same in a terminal table, a notebook, a figure legend and the report;
+the ``repr_*`` functions give the numbers of the results' one-line reprs.
 """
 
 from __future__ import annotations
@@ -9,8 +10,18 @@ from __future__ import annotations
 import math
 
 __all__ = [
-    "digits_for", "interval", "mc_error", "number", "p_phrase", "percent", "probability",
+    "digits_for",
+    "interval",
+    "mc_error",
+    "number",
+    "p_phrase",
+    "percent",
+    "probability",
     "significant",
+    "repr_interval",
+    "repr_level",
+    "repr_number",
+    "repr_probability",
 ]
 
 
@@ -125,3 +136,61 @@ def digits_for(*pairs: tuple[float, float], least: int = 4, most: int = 12) -> i
         if math.isfinite(gap) and gap > 0:
             d = max(d, int(math.ceil(-math.log10(gap))) + 2)
     return min(d, most)
+
+
+# ----------------------------------------------------------------------------------------------
+# one-line reprs: ``<Evaluation: balanced accuracy 0.666 [0.534, 0.808] ...>``: 3 decimals, and a
+# probability that rounds to 0 or 1 written ``<0.001`` or ``>0.999`` (with its relation sign)
+def repr_number(x, digits: int = 3) -> str:
+    """A number of a one-line repr: ``digits`` decimals, ``nan`` for a missing value.
+
+    Examples
+    --------
+    >>> repr_number(0.66578), repr_number(float("nan"))
+    ('0.666', 'nan')
+    """
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    return "nan" if math.isnan(v) else f"{v:.{digits}f}"
+
+
+def repr_probability(p) -> str:
+    """A probability of a one-line repr, with its relation sign: ``=0.995``, ``>0.999``.
+
+    Examples
+    --------
+    >>> repr_probability(0.99547), repr_probability(1 - 1e-9), repr_probability(0.0)
+    ('=0.995', '>0.999', '=0.000')
+    """
+    v = float(p)
+    if math.isnan(v):
+        return "=nan"
+    if 0.0 < v < 0.0005:
+        return "<0.001"
+    if 0.9995 <= v < 1.0:
+        return ">0.999"
+    return f"={v:.3f}"
+
+
+def repr_level(confidence) -> str:
+    """A level of a one-line repr: ``0.95`` as ``95%``.
+
+    Examples
+    --------
+    >>> repr_level(0.95), repr_level(0.999)
+    ('95%', '99.9%')
+    """
+    return f"{float(confidence) * 100:g}%"
+
+
+def repr_interval(lower, upper, digits: int = 3) -> str:
+    """``[lower, upper]`` for a one-line repr.
+
+    Examples
+    --------
+    >>> repr_interval(0.5341, 0.8077)
+    '[0.534, 0.808]'
+    """
+    return f"[{repr_number(lower, digits)}, {repr_number(upper, digits)}]"
