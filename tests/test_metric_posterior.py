@@ -548,3 +548,26 @@ def test_multiclass_precision_coverage_bad_input(kwargs, match):
                       metric="precision", n_simulations=10, **args)
     with pytest.raises(bacc.BaccError, match="label= goes with"):
         bacc.coverage("union", (10, 10), (0.9, 0.9), n_simulations=10, label=1)
+
+
+def test_a_custom_metric_at_a_prevalence_is_valued_at_that_prevalence():
+    """A function of P is valued (sample) and drawn (posterior) at the prevalence given, as the
+    built-in metrics are: precision as a function equals the built-in precision."""
+    cm = [[940, 60], [5, 45]]
+
+    def precision_of_positives(P):
+        return P[..., 1, 1] / (P[..., 1, 1] + P[..., 0, 1])
+
+    custom = bacc.posterior_metric(cm, precision_of_positives, prevalence=0.00425,
+                                   design="stratified", n_draws=20_000, random_state=1)
+    builtin = bacc.posterior_metric(cm, "precision", label=1, prevalence=0.00425,
+                                    design="stratified", n_draws=20_000, random_state=1)
+    # the plug-in value, computed here from the row rates reweighted to the prevalence
+    tp = 0.00425 * 45 / 50
+    fp = (1 - 0.00425) * 60 / 1000
+    assert custom.sample == pytest.approx(tp / (tp + fp), rel=1e-12)
+    assert builtin.sample == pytest.approx(tp / (tp + fp), rel=1e-12)
+    assert custom.prevalence == builtin.prevalence == pytest.approx((0.99575, 0.00425))
+    assert builtin.exact and not custom.exact  # the built-in is exact, the function drawn
+    assert abs(custom.mean - builtin.mean) < 4 * custom.mc_se["mean"]
+    assert abs(custom.upper - builtin.upper) < 4 * custom.mc_se["upper"]

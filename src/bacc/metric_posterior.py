@@ -546,13 +546,20 @@ def posterior_metric(
     else:
         prev = _prevalence_vector(prevalence, n_i, l, cm.labels)
     rng = check_random_state(random_state)
+    prev_t = None if prev is None else tuple(float(v) for v in prev)
+    if prev is None:
+        P_hat = C / C.sum()  # the test set's joint shares
+    else:  # the plug-in value at the given prevalence: the test set's row rates, reweighted
+        with np.errstate(divide="ignore", invalid="ignore"):
+            R = np.where(has[:, None], C / np.where(has, n_i, 1.0)[:, None], 0.0)
+        P_hat = prev[:, None] * R
 
     if callable(metric):
         name = getattr(metric, "__name__", None) or "custom metric"
         fn = _checked_metric(metric, name)
-        sample = float(fn((C / C.sum())[None])[0])
+        sample = float(fn(P_hat[None])[0])
         return _monte_carlo(name, None, fn, C, design, prev, sample, (n_draws, mc_error), rng, c,
-                            sampler=sampler)
+                            prev_t, sampler=sampler)
     if not isinstance(metric, str) or metric not in METRICS:
         raise BaccError(f"metric must be one of {', '.join(METRICS)} or a function of P, "
                         f"got {metric!r}")
@@ -571,12 +578,8 @@ def posterior_metric(
     if prevalence is None:
         sample = _sample_value(metric, cm, i)
     else:
-        # the plug-in value at the given prevalence: the test set's row rates, reweighted
-        with np.errstate(divide="ignore", invalid="ignore"):
-            R = np.where(has[:, None], C / np.where(has, n_i, 1.0)[:, None], 0.0)
-        v = population_metric(metric, prev[:, None] * R)
+        v = population_metric(metric, P_hat)
         sample = float(v if i is None else v[i])
-    prev_t = None if prev is None else tuple(float(v) for v in prev)
     exact = _exact(metric, i, C, design, prev, l)
     if exact is not None:
         dist, method = exact
