@@ -343,8 +343,9 @@ def compare(
     independent ``theta_i ~ Beta(k_i + a, n_i - k_i + b)`` (eqs. 8 and 12). For independent
     test sets ``delta = sum_i w_i theta^A_i - sum_j w_j theta^B_j`` is a weighted sum of
     independent Beta variables with negative weights on B, so its distribution is a
-    :class:`bacc.BetaSum`, and ``P(lambda_A > lambda_B) = int f_A(x) F_B(x) dx`` is computed
-    deterministically (not by the paper's Monte Carlo sampling).
+    :class:`bacc.BetaSum` of all ``2 l`` components, and ``P(lambda_A > lambda_B)`` is its upper
+    tail at 0 (equal to ``int f_A(x) F_B(x) dx``), computed deterministically by the engine, not
+    by the paper's Monte Carlo sampling.
 
     If both classifiers predicted the same examples their posteriors are correlated; use
     :func:`compare_paired`, which accounts for it.

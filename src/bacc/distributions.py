@@ -29,17 +29,22 @@ difference of the stop-loss transform ``G(x) = E[(x - X)_+]``, which for a Beta 
 closed form ``(x - mu) F(x) + x (1 - x) f(x) / (a + b)``: every term is of the size of the spread,
 so masses stay accurate for posteriors far narrower than any fixed grid (10^9 examples per
 class). The lattice version of a component equals the component plus conditionally-mean-zero
-noise, so the lattice sum has the exact mean and an error of order ``h^2`` that is removed by
-Richardson extrapolation from steps ``h`` and ``h/2``. The lattice is placed where each component
-has its mass (between its 1e-18 and 1 - 1e-18 quantiles), with ``h`` a fraction of the narrowest
-spread, and the components are convolved by FFT.
+noise, so the lattice sum has the exact mean; its error is removed to fourth order (the masses
+are filtered, and lattices of steps ``h / 2**L`` are combined by generalised Richardson
+extrapolation: :mod:`bacc._engine.sums.lattice`). The lattice is placed where each component has
+its mass (between its 1e-15 and 1 - 1e-15 quantiles), with ``h`` a fraction of the narrowest
+spread it resolves, and the components are convolved by FFT.
 
-Components narrower than ``3e-4`` times the spread of the rest of ``R`` are folded in by their
-mean (their variance changes the CDF by less than ``1e-8``).
+Components far narrower than the lattice needs (under 1/64 of the sum's spread) form a narrow
+part that enters as one more row of masses with its exact mean, variance, third moment and
+fourth cumulant (:mod:`bacc._engine.sums.narrow_part`): no component's variance is dropped.
+:mod:`bacc._engine.sums.chooser` picks the method (closed forms, one Beta, this lattice, or a
+grid average) for each sum.
 
-Quantiles are found by safeguarded Newton iterations on this CDF (using the density), starting
-from a Cornish-Fisher guess built from the exact mean, variance and skewness; mean and variance
-are closed-form.
+Quantiles are found by safeguarded Newton and Halley iterations on this CDF (using the
+density), starting from a Cornish-Fisher guess built from the exact mean, variance, third
+moment and fourth cumulant (:mod:`bacc._engine.sums.solvers`); mean and variance are
+closed-form.
 """
 
 from __future__ import annotations

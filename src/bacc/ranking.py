@@ -280,8 +280,9 @@ def _verified(p: np.ndarray, posts, pairs) -> bool:
 
 
 def _from_draws(draws: np.ndarray, pairs: bool = True):
-    """P(best), expected rank (ties share the mean rank) and, with ``pairs``, P(row > column),
-    with standard errors, from joint draws of shape (n, T)."""
+    """P(best) (a tie for the best shares it), expected rank (a tie, of probability 0 for these
+    continuous draws, is ranked by position) and, with ``pairs``, P(row > column), with
+    standard errors, from joint draws of shape (n, T)."""
     n, T = draws.shape
     top = draws.max(axis=1, keepdims=True)
     is_top = draws == top

@@ -48,7 +48,8 @@ class BinomialTest:
     balanced_lower : float
         Exact one-sided lower confidence bound of the balanced accuracy at ``confidence``.
     balanced_chance : float
-        ``1 / l`` over the classes with examples.
+        ``1 / l``, ``l`` the classes of the matrix, those without true examples included
+        (:func:`bacc.confusion.chance_level`, the one definition).
     balanced_above_chance : bool
         ``balanced_lower > balanced_chance``.
     balanced_method : str
