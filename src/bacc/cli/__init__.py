@@ -51,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     page_on_stdout(False)
     try:
         parser = build_parser()
+        parser._argv = list(sys.argv[1:] if argv is None else argv)
         with warnings.catch_warnings():
             warnings.showwarning = show_warning
             args = parser.parse_args(argv)

@@ -7,6 +7,7 @@ Every option has a help text with an example (``e.g. ...``); a usage error raise
 from __future__ import annotations
 
 import argparse
+import sys
 import textwrap
 
 from ..display.text import WIDTH, terminal_width
@@ -20,6 +21,9 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    #: The arguments being parsed (set by :func:`bacc.cli.main`; None: ``sys.argv[1:]``).
+    _argv: list[str] | None = None
+
     def error(self, message: str):  # type: ignore[override]
         raise UsageError(f"{message}{self._suggestion(message)} (see '{self.prog} --help')")
 
@@ -35,12 +39,21 @@ class _Parser(argparse.ArgumentParser):
             return f"; did you mean '{close[0]}'?" if close else ""
         m = re.search(r"unrecognized arguments: (\S+)", message)
         if m and m.group(1).startswith("-"):
-            options = [o for a in self._actions for o in a.option_strings]
-            for sub in self._subparsers._group_actions if self._subparsers else ():
-                for parser in getattr(sub, "choices", {}).values():
-                    options += [o for a in parser._actions for o in a.option_strings]
-            close = difflib.get_close_matches(m.group(1).split("=")[0], options, n=1)
-            return f"; did you mean '{close[0]}'?" if close else ""
+            given = m.group(1).split("=")[0]
+            commands = {name: parser for sub in (self._subparsers._group_actions if self._subparsers else ())
+                        for name, parser in getattr(sub, "choices", {}).items()}
+            # the options of the command given (argparse reports its unknown options here)
+            argv = sys.argv[1:] if self._argv is None else self._argv
+            command = next((a for a in argv if a in commands), None)
+            mine = self if command is None else commands[command]
+            options = [o for a in mine._actions for o in a.option_strings]
+            close = difflib.get_close_matches(given, options, n=1)
+            if close:
+                return f"; did you mean '{close[0]}'?"
+            elsewhere = [name for name, p in commands.items()
+                         if any(given in a.option_strings for a in p._actions)]
+            if command and elsewhere:
+                return f"; {given} is an option of 'bacc {elsewhere[0]}', not of 'bacc {command}'"
         return ""
 
 
@@ -256,8 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "buehler, clopper-pearson), e.g. --methods union,wald")
     g.add_argument("--confidence", type=float, default=0.95, metavar="C",
                    help="nominal coverage (default 0.95), e.g. --confidence 0.9")
-    g.add_argument("--n-sim", type=int, default=20_000, metavar="N",
-                   help="simulated test sets (default 20000), e.g. --n-sim 100000")
+    g.add_argument("--simulations", "--n-sim", dest="n_sim", type=int, default=20_000, metavar="N",
+                   help="simulated test sets (default 20000), e.g. --simulations 100000")
     g.add_argument("--seed", type=int, default=0, metavar="N",
                    help="random seed (default 0, so runs repeat; printed with the result), e.g. --seed 7")
     g.add_argument("--metric", choices=["balanced_accuracy", "accuracy", "precision"],
@@ -408,8 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--method", choices=["auto", "exact", "simulate"], default="auto",
                    help="exact sums or simulation (default auto: exact for two classes, and three "
                         "without --mix), e.g. --method simulate")
-    g.add_argument("--n-sim", type=int, default=20_000, metavar="N",
-                   help="simulated labelling outcomes for --method simulate (default 20000), e.g. --n-sim 100000")
+    g.add_argument("--simulations", "--n-sim", dest="n_sim", type=int, default=20_000, metavar="N",
+                   help="simulated labelling outcomes for --method simulate (default 20000), e.g. --simulations 100000")
     g.add_argument("--seed", "--random-state", dest="random_state", type=int, default=0, metavar="N",
                    help="seed of the simulation (default 0, so runs repeat), e.g. --seed 7")
     p.add_argument("--format", choices=["table", "json"], default="table",
@@ -505,7 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how much lower counts as worse (default 0), e.g. --margin 0.02")
     g.add_argument("--confidence", type=float, default=0.95, metavar="C",
                    help="level of the credible and exact intervals (default 0.95), e.g. --confidence 0.9")
-    g.add_argument("--simulations", type=int, default=2000, metavar="N",
+    g.add_argument("--simulations", "--n-sim", dest="simulations", type=int, default=2000, metavar="N",
                    help="windows simulated under no change to measure the false-alarm rate "
                         "(default 2000; 0 skips), e.g. --simulations 10000")
     g.add_argument("--seed", "--random-state", dest="random_state", type=int, default=0, metavar="N",
