@@ -57,40 +57,67 @@ Shared
     * :mod:`.progress`: a progress bar on standard error, drawn only on a terminal.
 """
 
+import importlib as _importlib
 from types import ModuleType as _ModuleType
 
-from . import metrics
-from .batch import BatchEvaluation, evaluate_many
-from .comparison import Comparison, compare_paired
-from .confusion import ConfusionMatrix
-from .counting import GroupedCounts, counts, counts_from_long
-from .counting.tables import compare, evaluate, rank
-from .distributions import BetaPosterior, BetaSum, PairedDifference
-from .errors import BaccError, BaccWarning, MissingDependencyError
-from .evaluation import ClassResult, Evaluation, PosteriorSummary
-from .intervals import (
-    ClassInterval,
-    Interval,
-    approx_class_intervals,
-    approx_interval,
-    class_intervals,
-    clopper_pearson,
-    exact_interval,
-    fold_sem_interval,
-)
-from .metric_posterior import MetricPosterior, posterior_metric
-from .mixed_effects import Population, population
-from .monitoring import Monitoring, monitor
-from .planning import LabelPlan, NextClass, NextLabel, next_label, plan_labels
-from .posterior import (
-    BalancedAccuracyPosterior,
-    posterior_accuracy,
-    posterior_balanced_accuracy,
-    posterior_class_accuracies,
-)
-from .ranking import Ranking, rank_paired
-from .significance import BinomialTest, McNemarTest, binomial_test, mcnemar_exact
-from .simulation import CoverageResult, MethodCoverage, coverage
+#: Where each public name lives: the package imports a module only when one of its names is
+#: first used, so ``import bacc`` (and ``bacc --version``) does not pay for scipy.
+_WHERE = {
+    "metrics": ".metrics",
+    "BatchEvaluation": ".batch",
+    "evaluate_many": ".batch",
+    "Comparison": ".comparison",
+    "compare_paired": ".comparison",
+    "ConfusionMatrix": ".confusion",
+    "GroupedCounts": ".counting",
+    "counts": ".counting",
+    "counts_from_long": ".counting",
+    "compare": ".counting.tables",
+    "evaluate": ".counting.tables",
+    "rank": ".counting.tables",
+    "BetaPosterior": ".distributions",
+    "BetaSum": ".distributions",
+    "PairedDifference": ".distributions",
+    "BaccError": ".errors",
+    "BaccWarning": ".errors",
+    "MissingDependencyError": ".errors",
+    "ClassResult": ".evaluation",
+    "Evaluation": ".evaluation",
+    "PosteriorSummary": ".evaluation",
+    "ClassInterval": ".intervals",
+    "Interval": ".intervals",
+    "approx_class_intervals": ".intervals",
+    "approx_interval": ".intervals",
+    "class_intervals": ".intervals",
+    "clopper_pearson": ".intervals",
+    "exact_interval": ".intervals",
+    "fold_sem_interval": ".intervals",
+    "MetricPosterior": ".metric_posterior",
+    "posterior_metric": ".metric_posterior",
+    "Population": ".mixed_effects",
+    "population": ".mixed_effects",
+    "Monitoring": ".monitoring",
+    "monitor": ".monitoring",
+    "LabelPlan": ".planning",
+    "NextClass": ".planning",
+    "NextLabel": ".planning",
+    "next_label": ".planning",
+    "plan_labels": ".planning",
+    "BalancedAccuracyPosterior": ".posterior",
+    "posterior_accuracy": ".posterior",
+    "posterior_balanced_accuracy": ".posterior",
+    "posterior_class_accuracies": ".posterior",
+    "Ranking": ".ranking",
+    "rank_paired": ".ranking",
+    "BinomialTest": ".significance",
+    "McNemarTest": ".significance",
+    "binomial_test": ".significance",
+    "mcnemar_exact": ".significance",
+    "CoverageResult": ".simulation",
+    "MethodCoverage": ".simulation",
+    "coverage": ".simulation",
+}
+
 
 __all__ = [
     "BaccError",
@@ -148,6 +175,19 @@ __all__ = [
     "monitor",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """Import the module of a public name when it is first used (PEP 562)."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bacc' has no attribute {name!r}")
+    if module == f".{name}":  # a submodule exported as itself (bacc.metrics)
+        value = _importlib.import_module(module, __name__)
+    else:
+        value = getattr(_importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:

@@ -25,14 +25,19 @@ import warnings
 from collections.abc import Sequence
 
 from ..errors import BaccError, MissingDependencyError
-from .commands import COMMANDS
-from .output import error, page_on_stdout, show_warning
 from .parser import UsageError, build_parser
 
 __all__ = ["EXIT_USAGE", "build_parser", "main"]
 
 #: Exit status for bad input (a usage error, unreadable data, a missing optional dependency).
 EXIT_USAGE = 2
+
+
+def _show_warning(*args, **kwargs) -> None:
+    """A warning left uncaught, as one line (:func:`bacc.cli.output.show_warning`)."""
+    from .output import show_warning
+
+    show_warning(*args, **kwargs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,15 +53,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 on success, 2 for bad input, 130 when interrupted.
     """
-    page_on_stdout(False)
+    # the parser alone answers --version and --help: the commands (and the numerics behind
+    # them) are imported once the arguments are known
     try:
         parser = build_parser()
         parser._argv = list(sys.argv[1:] if argv is None else argv)
         with warnings.catch_warnings():
-            warnings.showwarning = show_warning
+            warnings.showwarning = _show_warning
             args = parser.parse_args(argv)
+            from .commands import COMMANDS
+            from .output import page_on_stdout
+
+            page_on_stdout(False)
             return int(COMMANDS[args.command](args) or 0)
     except (UsageError, BaccError, MissingDependencyError) as exc:
+        from .output import error
+
         error(exc)
         return EXIT_USAGE
     except SystemExit as exc:  # --help, --version

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..display.text import batch_summary_table, evaluation_table, summary_table
 from ..display.text import visible as _visible
+from .parser import DETAIL_LIMIT
 
 if TYPE_CHECKING:
     from .results import Evaluated
@@ -52,8 +53,6 @@ __all__ = [
     "write_csv",
 ]
 
-#: Per-class tables are printed for at most this many evaluations unless --details is given.
-DETAIL_LIMIT = 12
 #: At most this many warnings are printed one by one; the rest are counted.
 _WARNINGS_SHOWN = 5
 

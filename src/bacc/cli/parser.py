@@ -10,10 +10,12 @@ import argparse
 import sys
 import textwrap
 
-from ..display.text import WIDTH, terminal_width
-from .output import DETAIL_LIMIT
+from ..display.terminal import WIDTH, terminal_width
 
-__all__ = ["UsageError", "build_parser"]
+__all__ = ["DETAIL_LIMIT", "UsageError", "build_parser"]
+
+#: Per-class tables are printed for at most this many evaluations unless --details is given.
+DETAIL_LIMIT = 12
 
 
 class UsageError(Exception):

@@ -4,6 +4,8 @@ Nothing here computes a statistic; the result types import these modules only wh
 printed or shown. The modules:
 
 * :mod:`.numbers`: the one number formatter of every text, HTML page, figure and report.
+* :mod:`.terminal`: the terminal's width and text made safe to show on it (no numpy: the
+  command line's parser uses it).
 * :mod:`.text`: plain-text tables of each result type for a terminal
   (:func:`bacc.display.text.align` lays out every terminal table).
 * :mod:`.html`: HTML fragments of each result type for notebooks and the report

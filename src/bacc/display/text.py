@@ -11,6 +11,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 
 from . import numbers as fmt
+from .terminal import WIDTH, terminal_width, visible
 
 __all__ = [
     "align",
@@ -109,67 +110,8 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
     return header, rows, class_header, class_rows
 
 
-#: Width of bacc's terminal output: every line of the default output fits.
-WIDTH = 100
 #: The cell of a value that is undefined (a metric on an input where it is 0/0).
 UNDEFINED = "\u2014"
-
-
-def visible(text: str, keep: str = "\t") -> str:
-    r"""``text`` with control and format characters written as escapes (``\x1b``, ``\u202e``),
-    except those in ``keep``: a label holding an escape sequence cannot recolour or rewrite a
-    terminal, nor a bidirectional override reorder what is shown. The one rule for every
-    output format (tables, CSV, HTML, pictures).
-
-    Examples
-    --------
-    >>> print(visible("\x1b[31mred"), visible("a\u202eb"))
-    \x1b[31mred a\u202eb
-    """
-    if text.isprintable():
-        return text
-    return "".join(
-        c if c.isprintable() or c in keep else c.encode("unicode_escape").decode("ascii")
-        for c in text
-    )
-
-
-def terminal_width(stream=None, default: int = WIDTH) -> int:
-    """The number of columns of the terminal behind ``stream`` (default standard output).
-
-    The ``COLUMNS`` environment variable when it is a whole number above 0 (as
-    :func:`shutil.get_terminal_size` reads it), else the terminal's own width; ``default``
-    when the stream is not a terminal, or when the terminal reports no width (0 columns, as
-    some pseudo-terminals and CI runners do). Never less than 1.
-
-    Parameters
-    ----------
-    stream : file object, optional
-        Default ``sys.stdout``.
-    default : int
-        The width to use without a terminal width.
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> terminal_width() >= 1
-    True
-    """
-    import os
-    import sys
-
-    env = os.environ.get("COLUMNS", "").strip()
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    stream = sys.stdout if stream is None else stream
-    try:
-        columns = os.get_terminal_size(stream.fileno()).columns
-    except (OSError, ValueError, AttributeError, TypeError):
-        return max(1, default)
-    return columns if isinstance(columns, int) and columns > 0 else max(1, default)
 
 
 def wrap(text: str, width: int = WIDTH, indent: str = "  ") -> list[str]:
