@@ -16,4 +16,4 @@ if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   fi
 fi
 python -m pip install --quiet -e ".[test,docs]"
-python -m pytest -q
+python -m pytest -q --full

@@ -17,3 +17,4 @@ def pytest_collect_file(file_path, parent):
     outcome = yield
     collectors = outcome.get_result()
     outcome.force_result([c for c in collectors if type(c).__name__ != "DoctestModule"])
+

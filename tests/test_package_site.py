@@ -32,6 +32,9 @@ EXAMPLES = DOCS / "examples"
 sys.path.insert(0, str(DOCS / "_ext"))
 from bacc_docs import public_modules  # noqa: E402
 
+#: The build takes minutes: the full run (pytest --full, scripts/test.sh) builds the site.
+pytestmark = pytest.mark.slow
+
 for _module in ("sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "IPython"):
     pytest.importorskip(_module, reason='the docs extra: pip install -e ".[docs]"')
 
