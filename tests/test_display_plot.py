@@ -259,3 +259,15 @@ def test_import_bacc_does_not_import_matplotlib():
     code = "import bacc, bacc.display.plot, bacc.display.report, bacc.cli, sys; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_titles_keep_an_interval_on_one_line_and_name_windows_in_words():
+    from bacc.display.monitoring_text import window_words
+    from bacc.display.plot import _wrap
+
+    text = "balanced accuracy: mean 0.666, 95% [0.534, 0.808] P(> chance 0.5) = 0.9955"
+    for width in (150, 200, 250, 300, 400):
+        lines = _wrap(text, width, 10).split("\n")
+        assert any("[0.534,\u00a00.808]" in line for line in lines), lines
+    assert [window_words(w) for w in ("7D", "1D", "D", "1W", "3M", "1h", "30min", "Y")] == [
+        "7-day", "day", "day", "week", "3-month", "hour", "30-minute", "year"]

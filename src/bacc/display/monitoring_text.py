@@ -13,14 +13,7 @@ import numpy as np
 from . import numbers as fmt
 from .text import WIDTH, align, wrap
 
-__all__ = [
-    "detector_name",
-    "detector_rows",
-    "monitoring_head",
-    "monitoring_text",
-    "timeline_rows",
-    "window_text",
-]
+__all__ = ["detector_name", "detector_rows", "monitoring_head", "monitoring_text", "timeline_rows", "window_text", "window_words"]
 
 
 def detector_name(d) -> str:
@@ -129,3 +122,25 @@ def monitoring_text(m, *, limit: int = 40, timelines: int = 3, windows: int = 12
         lines += ["", f"{detector_name(d)}: latest {len(rows)} windows",
                   *align(head, rows, left=(0, 7))]
     return "\n".join(lines)
+
+
+#: The units of a window width in words (``bacc.counting.windows.parse_window``).
+_UNIT_WORDS = {"s": "second", "min": "minute", "h": "hour", "D": "day", "W": "week",
+               "M": "month", "Q": "quarter", "Y": "year"}
+
+
+def window_words(code: str) -> str:
+    """A window width in words: ``"7D"`` as ``"7-day"``, ``"1W"`` as ``"week"``.
+
+    Examples
+    --------
+    >>> window_words("7D"), window_words("1W"), window_words("M"), window_words("30min")
+    ('7-day', 'week', 'month', '30-minute')
+    """
+    import re
+
+    m = re.fullmatch(r"\s*(\d*)\s*([A-Za-z]+)\s*", str(code))
+    if not m or m.group(2) not in _UNIT_WORDS:
+        return str(code)
+    num, unit = int(m.group(1) or 1), _UNIT_WORDS[m.group(2)]
+    return unit if num == 1 else f"{num}-{unit}"

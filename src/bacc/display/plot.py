@@ -16,6 +16,7 @@ Colours follow Brodersen et al. (2010), Fig. 1: red for the conventional mean of
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -91,6 +92,8 @@ def _wrap(text: str, width_pt: float, size: float, bold: bool = False) -> str:
     import textwrap
 
     per = max(8, int(width_pt / (size * (0.66 if bold else 0.6))))
+    # an interval "[0.534, 0.808]" is never broken: its space becomes a no-break space
+    text = re.sub(r"(\[[^\]\n]{0,40}?,) ([^\]\n]{0,40}?\])", "\\1\u00a0\\2", text)
     return "\n".join(w for line in text.split("\n")
                      for w in (textwrap.wrap(line, per, break_on_hyphens=False) or [""]))
 
@@ -332,9 +335,10 @@ def plot_measures(
     folds = list(fold_intervals) if fold_intervals is not None else [None] * len(evs)
     if len(folds) != len(evs):
         raise BaccError(f"fold_intervals has {len(folds)} entries for {len(evs)} evaluations")
-    fig = _new_figure(width or max(4.4, 1.3 * len(evs) + 1.6), 4.0)
+    fig_width = width or max(4.4, 1.3 * len(evs) + 1.6)
+    fig = _new_figure(fig_width, 4.0)
     ax = fig.subplots()
-    width = 0.22
+    bar_step = 0.22  # offset between the bars of one classifier
     seen: set[str] = set()
     ymin = 1.0
     ymax = 0.0
@@ -346,7 +350,7 @@ def plot_measures(
         bars.append(("posterior accuracy", BLUE, s.mean, s.lower, s.upper))
         s = ev.balanced_accuracy_summary
         bars.append(("posterior balanced accuracy", GREEN, s.mean, s.lower, s.upper))
-        offsets = (np.arange(len(bars)) - (len(bars) - 1) / 2) * width
+        offsets = (np.arange(len(bars)) - (len(bars) - 1) / 2) * bar_step
         for off, (lab, col, est, lo, hi) in zip(offsets, bars, strict=True):
             ax.errorbar(
                 i + off, est, yerr=[[est - lo], [hi - est]], fmt="o", color=col, ms=6,
@@ -384,7 +388,7 @@ def plot_measures(
     ax.set_ylabel("accuracy measure")
     handles, labels = ax.get_legend_handles_labels()
     no_folds = all(f is None for f in folds)
-    fig.legend(handles, labels, fontsize=SMALL, loc="outside lower center", frameon=False, ncols=1 if (width or 5) < 4.5 else 2)
+    fig.legend(handles, labels, fontsize=SMALL, loc="outside lower center", frameon=False, ncols=1 if fig_width < 4.5 else 2)
     ax.spines[["top", "right"]].set_visible(False)
     default = ("accuracy and balanced accuracy (no folds given)" if no_folds
                else "three ways to report the same classifier")
@@ -1002,8 +1006,9 @@ def plot_timeline(
     ax2.xaxis.set_major_locator(loc)
     ax2.xaxis.set_major_formatter(mdates.ConciseDateFormatter(loc))
     fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False, ncols=3)
-    from .monitoring_text import detector_name
+    from .monitoring_text import detector_name, window_words
 
-    head = _t(title) if title else f"{detector_name(detector)}: balanced accuracy per {t.window} window"
+    head = (_t(title) if title
+            else f"{detector_name(detector)}: balanced accuracy per {window_words(t.window)} window")
     fig.suptitle(head, fontsize=TITLE, x=0.02, ha="left")
     return _finish(fig)
