@@ -259,3 +259,11 @@ def test_population_rows_say_whose_balanced_accuracy():
     assert rows[1][1] == fmt.number(pop.predictive.mean)
     assert "a new subject's: where the balanced accuracy of one more subject is expected" in \
         " ".join(line.strip() for line in population_table(pop).splitlines())
+
+
+def test_a_weighted_balanced_accuracy_is_called_so_with_its_weights():
+    cm = bacc.ConfusionMatrix([[42, 3], [6, 4]], labels=["neg", "pos"])
+    text = str(bacc.evaluate(cm, weights={"pos": 0.3, "neg": 0.7}))
+    assert "weighted balanced accuracy: class weights neg 0.7, pos 0.3" in text
+    plain = str(bacc.evaluate(cm))
+    assert "weighted" not in plain and str(bacc.evaluate(cm, weights=[0.5, 0.5])) == plain

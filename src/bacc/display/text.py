@@ -83,7 +83,7 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
         header.append(f"{pct} exact")
     rows = []
     for name, sample, s, ex in (
-        ("balanced accuracy", ev.sample_balanced_accuracy, ev.balanced_accuracy_summary, exact),
+        (_balanced_name(ev), ev.sample_balanced_accuracy, ev.balanced_accuracy_summary, exact),
         ("accuracy", ev.sample_accuracy, ev.accuracy_summary, accuracy_exact),
     ):
         row = [name, fmt.number(sample), fmt.number(s.mean), fmt.number(s.median), fmt.number(s.mode), fmt.interval(s.lower, s.upper)]
@@ -108,6 +108,16 @@ def evaluation_rows(ev, exact=None, accuracy_exact=None, class_exact: Sequence |
             row.append(fmt.interval(ci.lower, ci.upper) if c.support > 0 else "-")
         class_rows.append(row)
     return header, rows, class_header, class_rows
+
+
+def _weighted(ev) -> bool:
+    """Whether the balanced accuracy of ``ev`` weights its classes unequally."""
+    w = getattr(ev, "weights", None)
+    return w is not None and len(set(round(float(x), 12) for x in w if x > 0)) > 1
+
+
+def _balanced_name(ev) -> str:
+    return "weighted balanced accuracy" if _weighted(ev) else "balanced accuracy"
 
 
 #: The cell of a value that is undefined (a metric on an input where it is 0/0).
@@ -199,6 +209,9 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
         f"{cm.n_classes} classes, {cm.total} examples",
         *wrap(f"posterior: {prior_phrase(ev.prior_a, ev.prior_b)}; {pct} central credible "
               "intervals"),
+        *(wrap("weighted balanced accuracy: class weights " + ", ".join(
+            f"{visible(str(c.label))} {fmt.significant(w)}" for c, w in zip(ev.classes, ev.weights, strict=True))
+            + " (cost-weighted, Brodersen et al. 2010)") if _weighted(ev) else []),
         *(wrap(f"exact: {pct} confidence intervals (balanced accuracy: {exact.method} bound; "
                "others: Clopper-Pearson)") if exact is not None else []),
         "",
