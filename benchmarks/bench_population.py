@@ -1,7 +1,7 @@
 """Mixed-effects inference (``bacc.population``) against a long MCMC run of the same model.
 
 Run: ``python benchmarks/bench_population.py [--quick]`` (``--quick``: the smallest case,
-2 000 draws)
+2 000 draws, and 30 subjects in the second table)
 
 Baseline: Metropolis-within-Gibbs for the normal-binomial model in numpy (``gibbs_population``
 below: conjugate updates of each class's population mean and precision, random-walk Metropolis
@@ -9,6 +9,13 @@ for every subject's logit accuracy, vectorised over classes and subjects), 20 00
 2 000 of burn-in, timed once in the same process. bacc's answer is
 deterministic; the MCMC's summaries carry Monte Carlo error (its standard error of the mean is
 printed, from batch means).
+
+Second table: the beta-binomial model's per-subject posteriors (``Population.subjects``) on 100
+subjects of 1 to 20 000 examples per class (log-uniform), with perfect, all-wrong and
+one-example subjects: the blocked sums (now) against the dense sums of every node at every grid
+point (``_subject_results(dense=True)``, the previous path), in the same process, each timed
+as the fastest of a few calls (wall-clock and CPU), with the largest difference of the five
+numbers of each subject's summary.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-from _timing import machine, once, timed
+from _timing import fastest, machine, once, timed
 from scipy import special as sc
 
 import bacc
@@ -95,16 +102,52 @@ def row(name: str, l: int, m: int, seed: int, draws: int = 20_000,
           f"P(> chance) {np.mean(s > chance):.6f}  (se of mean {batch_se(s):.1e})")
 
 
+def subject_mix(m: int, seed: int):
+    """Two classes, ``m`` subjects of 1 to 20 000 examples per class (log-uniform), varied
+    accuracies, with perfect, all-wrong and one-example subjects."""
+    rng = np.random.default_rng(seed)
+    n = np.exp(rng.uniform(0.0, np.log(20_000), size=(2, m))).astype(np.int64)
+    k = rng.binomial(n, rng.beta(rng.uniform(2, 20), rng.uniform(1, 5), size=(2, m)))
+    pick = rng.choice(m, 10, replace=False)
+    k[0, pick[:3]] = n[0, pick[:3]]
+    k[1, pick[3:6]] = 0
+    k[:, pick[6]] = n[:, pick[6]]
+    n[:, pick[7]], k[:, pick[7]] = 1, (1, 0)
+    return k, n
+
+
+def subjects_row(m: int, seed: int, repeat: int) -> None:
+    k, n = subject_mix(m, seed)
+    model = "beta-binomial"
+    t_p, c_p = fastest(lambda: bacc.population(correct=k, totals=n, model=model), repeat=repeat)
+    pop = bacc.population(correct=k, totals=n, model=model)
+    t_n, c_n = fastest(lambda: pop._subject_results(), repeat=repeat)
+    t_d, c_d = fastest(lambda: pop._subject_results(dense=True), repeat=1)
+    now, before = pop._subject_results(), pop._subject_results(dense=True)
+    diff = max(abs(getattr(a.shrunken, q) - getattr(b.shrunken, q))
+               for a, b in zip(now, before, strict=True)
+               for q in ("mean", "median", "mode", "lower", "upper"))  # fmt: skip
+    print(f"{m:4d} {seed:4d} {t_p:8.2f} {c_p:7.2f} {t_d:9.2f} {c_d:8.2f} {t_n:8.2f} {c_n:7.2f} "
+          f"{t_d / t_n:6.1f} {t_p + t_n:10.2f} {diff:9.1e}")  # fmt: skip
+
+
 def main(quick: bool = False) -> None:
     print(machine("numpy", "scipy"))
     print(f"{'case':24s} {'bacc (ms)':>9s} {'subjects ms':>11s} {'MCMC (s)':>9s} {'ratio':>8s}")
     if quick:
         row("2 classes x 20 subjects", 2, 20, 1, draws=2_000)
-        return
-    row("2 classes x 20 subjects", 2, 20, 1)
-    row("10 classes x 100 subjects", 10, 100, 2)
-    # many subjects of one to three examples each (few distinct counts, shared computations)
-    row("3 x 500 subjects of 1-3", 3, 500, 3, sizes=(1, 4))
+    else:
+        row("2 classes x 20 subjects", 2, 20, 1)
+        row("10 classes x 100 subjects", 10, 100, 2)
+        # many subjects of one to three examples each (few distinct counts, shared computations)
+        row("3 x 500 subjects of 1-3", 3, 500, 3, sizes=(1, 4))
+    print()
+    print("beta-binomial subject posteriors, 1-20 000 examples per subject and class (seconds; "
+          "wall and CPU)")
+    print(f"{'m':>4s} {'seed':>4s} {'pop':>8s} {'cpu':>7s} {'before':>9s} {'cpu':>8s} "
+          f"{'after':>8s} {'cpu':>7s} {'ratio':>6s} {'pop+after':>10s} {'max diff':>9s}")
+    for seed in (0,) if quick else range(6):
+        subjects_row(30 if quick else 100, seed, repeat=1 if quick else 3)
 
 
 if __name__ == "__main__":

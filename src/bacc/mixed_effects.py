@@ -321,10 +321,14 @@ class Population:
     @functools.cached_property
     def subjects(self) -> tuple:
         """Per-subject results (:class:`SubjectResult`), computed on first access."""
+        return self._subject_results()
+
+    def _subject_results(self, dense: bool = False) -> tuple:
+        """The per-subject results (``dense``: see :func:`_subject_averages`)."""
         # subjects with the same counts have the same posteriors: each is computed once
         cols = np.concatenate([self.correct, self.support]).T
         _, first, inv = np.unique(cols, axis=0, return_index=True, return_inverse=True)
-        shared = _subject_averages(self._fits, [int(j) for j in first], self.subject_names)
+        shared = _subject_averages(self._fits, [int(j) for j in first], self.subject_names, dense)
         own, shrunken = [], []
         for j, d in zip(first, shared, strict=True):
             own.append(_independent(self.correct[:, j], self.support[:, j], self.confidence))
@@ -439,16 +443,21 @@ def _point(mean: float, h: float) -> tuple[float, np.ndarray]:
     return float(j * h), np.array([1.0 - frac, frac]) / h
 
 
-def _subject_averages(fits, js, names) -> list[GridAverage]:
+def _subject_averages(fits, js, names, dense: bool = False) -> list[GridAverage]:
     """Balanced-accuracy posteriors of subjects ``js`` (``None``: a new subject).
 
     Subjects whose steps (a ``_SUBJECT_STEPS``-th of their narrowest class sd, see
     :func:`_step`) are within a factor 4 share, per class, one grid spanning 16 sds either side
-    of each of their means; all their densities on it come from one matrix product
-    (:meth:`ClassFit.subject_densities`), and each subject's average over classes is tabulated
-    from its own stretch of each class grid.
+    of each of their means; all their densities on it come from matrix products
+    (:meth:`ClassFit.subject_densities`, each subject on its own stretch of the grid), and each
+    subject's average over classes is tabulated from its own stretch of each class grid.
+    ``dense=True``: the moments and densities of every subject at every node and grid point
+    (the same numbers to rounding, for checks).
     """
-    moms = np.array([[f.subject_moments(j) for j in js] for f in fits])  # (l, J, 2)
+    if dense:
+        moms = np.array([[f.subject_moments(j) for j in js] for f in fits])  # (l, J, 2)
+    else:
+        moms = np.stack([f.subjects_moments(js) for f in fits])  # (l, J, 2)
     mean, sd = moms[..., 0], np.maximum(moms[..., 1], 1e-12)
     steps = np.array([_step(sd[:, c], _SUBJECT_STEPS) for c in range(len(js))])
     order = np.argsort(steps, kind="stable")
@@ -477,10 +486,13 @@ def _subject_averages(fits, js, names) -> list[GridAverage]:
                 g0 = float(lo[i, part].min())
                 g = g0 + h * np.arange(int(np.ceil((float(top) - g0) / h)) + 1)
                 g = g[g < 1.0]
-                dens = f.subject_densities([js[group[c]] for c in part], g, h)
-                for q, col in enumerate(part):
+                cut = []
+                for col in part:
                     a = int(np.searchsorted(g, lo[i, col]))
                     b = max(int(np.searchsorted(g, hi[i, col], side="right")), a + 8)
+                    cut.append((a, min(b, g.size)))
+                dens = f.subject_densities([js[group[c]] for c in part], g, h, spans=cut, dense=dense)
+                for q, (col, (a, b)) in enumerate(zip(part, cut, strict=True)):
                     pieces[i, col] = (float(g[a]), dens[a:b, q])
         for col, c in enumerate(group):
             starts, parts = [], []

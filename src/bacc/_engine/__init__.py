@@ -13,7 +13,8 @@ Kernels, by what they compute:
   assurance of a labelling plan (see its modules).
 * :mod:`.probability_greater`: ``P(X_i > X_j)`` for every pair of independent variables
   (rankings); :mod:`.joint`: joint posterior draws of several classifiers on one test set.
-* :mod:`.hierarchy`: the per-class hierarchical (mixed-effects) posteriors.
+* :mod:`.hierarchy`: the per-class hierarchical (mixed-effects) posteriors;
+  :mod:`.beta_mixture`: many subjects' accuracy densities as mixtures of Beta laws over its nodes.
 
 Helpers, apart from the kernels (:mod:`.helpers`): argument checks, result conversions, work on
 several threads and old argument names kept for one release.

@@ -696,6 +696,36 @@ class ClassFit:
         mean = float((w * m1).sum())
         return mean, float(np.sqrt(max((w * m2).sum() - mean**2, 0.0)))
 
+    def subjects_moments(self, js) -> np.ndarray:
+        """:meth:`subject_moments` of subjects ``js`` at once, shape ``(len(js), 2)``.
+
+        Beta-binomial: ``E[g | node, k_j]`` and ``E[g^2 | node, k_j]`` are closed-form; they
+        are computed for these subjects only (without the marginal likelihoods that
+        :meth:`subject_moments` computes for every subject on first use), by the same
+        operations, so the numbers are the same.
+        """
+        if self.model != "beta-binomial":
+            return np.array([self.subject_moments(j) for j in js]).reshape(len(js), 2)
+        out = np.empty((len(js), 2))
+        rows = [self._data_index(j) for j in js]
+        have = [c for c, d in enumerate(rows) if d is not None]
+        for c, d in enumerate(rows):
+            if d is None:
+                out[c] = self.subject_moments(None)
+        if have:
+            d = np.array([rows[c] for c in have])
+            k, n = self._kd[d][:, None, None], self._nd[d][:, None, None]
+            nu = self._nu(self.v)[:, None]
+            aa, bb = posterior_parameters(k, n, nu * sc.expit(self._cheb_x), nu * sc.expit(-self._cheb_x))
+            acc = aa / (aa + bb)
+            m1 = np.einsum("jtc,fc->jtf", acc, self._interp)
+            m2 = np.einsum("jtc,fc->jtf", acc * (aa + 1) / (aa + bb + 1), self._interp)
+            w = self.weights
+            for c, a1, a2 in zip(have, m1, m2, strict=True):
+                mean = float((w * a1).sum())
+                out[c] = mean, float(np.sqrt(max((w * a2).sum() - mean**2, 0.0)))
+        return out
+
     def _kernel(self, g, h: float, xs, vs) -> np.ndarray:
         """Density of a subject's accuracy at ``g`` given each node (rows: g, columns: nodes)."""
         col = g[:, None]
@@ -725,10 +755,15 @@ class ClassFit:
         r = sc.logit(col)
         return np.exp(0.5 * np.log(lam / (2 * np.pi)) - 0.5 * lam * (r - xs) ** 2) / (col * (1 - col))
 
-    def subject_densities(self, js, g, h: float) -> np.ndarray:
+    def subject_densities(self, js, g, h: float, spans=None, dense: bool = False) -> np.ndarray:
         """Posterior densities of subjects ``js``' class accuracies at ``g`` (``None``: new one).
 
-        Shape ``(len(g), len(js))``. Subject ``j``'s accuracy has the mixture density
+        Shape ``(len(g), len(js))``; ``spans``: the stretch ``[start, stop)`` of ``g`` each
+        subject needs (default: all of it; rows outside are 0 under the beta-binomial model).
+        Under the beta-binomial model the sums are taken by blocks of ``g``, each with the
+        subjects that need it and the nodes whose terms reach ``e^-46`` of its sums
+        (:func:`bacc._engine.beta_mixture.beta_mixture`; ``dense=True``: every node at every
+        point, the same numbers to rounding). Subject ``j``'s accuracy has the mixture density
         ``sum_nodes W p(g | node, k_j)`` over the hyperparameter nodes, and
         ``p(g | node, k_j) = Bin(k_j | n_j, g) p(g | node) / L_j(node)``: one kernel
         ``p(g | node)`` (the population density of subjects' accuracies at the node: logit-normal
@@ -747,6 +782,8 @@ class ClassFit:
         xs = np.broadcast_to(self.x, self.weights.shape).ravel()[keep]
         vs = np.broadcast_to(self.v[:, None], self.weights.shape).ravel()[keep]
         g = np.asarray(g, dtype=float)
+        if self.model == "beta-binomial" and not dense:
+            return self._beta_densities(js, g, h, spans, w, keep)
         if self.model == "beta-binomial":
             logx, log1x = np.log(g), np.log1p(-g)
         else:
@@ -791,4 +828,59 @@ class ClassFit:
                 cap = np.minimum(1.0, 1e12 / (a + b))
                 out[0, c] = w @ sc.betainc(a * cap, b * cap, g[0] + h / 2) / h
                 out[-1, c] = w @ sc.betaincc(a * cap, b * cap, g[-1] - h / 2) / h
+        return out
+
+    def _beta_densities(self, js, g, h: float, spans, w, keep) -> np.ndarray:
+        """:meth:`subject_densities` of the beta-binomial model by blocks (kept nodes ``keep``
+        of weights ``w``); the outer cells' exact masses only for the subjects that need
+        them."""
+        from .beta_mixture import beta_mixture
+
+        if spans is None:
+            spans = [(0, g.size)] * len(js)
+        xs = np.broadcast_to(self.x, self.weights.shape).ravel()[keep]
+        vs = np.broadcast_to(self.v[:, None], self.weights.shape).ravel()[keep]
+        nu = self._nu(vs)
+        a0, b0 = sc.expit(xs) * nu, sc.expit(-xs) * nu
+        logmix = np.empty((w.size, len(js)))
+        shift, k, n = np.zeros(len(js)), np.zeros(len(js)), np.zeros(len(js))
+        logw = np.log(np.maximum(w, 1e-300))
+        ll = self._ll.reshape(self._ll.shape[0], -1) if self._nd.size else None
+        for c, j in enumerate(js):
+            d = self._data_index(j)
+            if d is None:
+                logmix[:, c] = logw
+                continue
+            lw = logw - ll[d][keep]
+            shift[c] = lw.max()
+            logmix[:, c] = lw - shift[c]
+            k[c], n[c] = self._kd[d], self._nd[d]
+        out = beta_mixture(g, h, a0, b0, logmix, k, n, shift, spans)
+        # the outer cells hold the exact mass of the subject's posterior beyond their inner
+        # edges (Beta(k + alpha, n - k + beta) may be singular at 0 or 1)
+        for c, (start, stop) in enumerate(spans):
+            if start > 0 and stop < g.size:
+                continue
+            a, b = a0 + k[c], b0 + n[c] - k[c]
+            cap = np.minimum(1.0, 1e12 / (a + b))
+            a, b = a * cap, b * cap
+            # beyond its mode a Beta density is monotone, so the mass beyond a cell edge
+            # ``u`` on that side is at most the density at ``u`` times the distance to the
+            # end (where the density is finite there): nodes whose bound is below e^-50 are
+            # left out
+            with np.errstate(divide="ignore", invalid="ignore"):
+                mode = (a - 1.0) / (a + b - 2.0)
+            bl = sc.betaln(a, b)
+            if start == 0 and stop > 0:
+                u = g[0] + h / 2
+                small = (a >= 1.0) & (b >= 1.0) & (u <= mode)
+                small &= np.log(u) + (a - 1.0) * np.log(u) + (b - 1.0) * np.log1p(-u) - bl < -50.0
+                on = np.flatnonzero(~small)
+                out[0, c] = w[on] @ sc.betainc(a[on], b[on], u) / h
+            if stop == g.size and start < g.size:
+                u = g[-1] - h / 2
+                small = (a >= 1.0) & (b >= 1.0) & (u >= mode)
+                small &= np.log1p(-u) + (a - 1.0) * np.log(u) + (b - 1.0) * np.log1p(-u) - bl < -50.0
+                on = np.flatnonzero(~small)
+                out[-1, c] = w[on] @ sc.betaincc(a[on], b[on], u) / h
         return out
