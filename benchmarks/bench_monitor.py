@@ -1,22 +1,33 @@
-"""Monitoring many detectors over time: ``bacc.monitor`` against pandas + a loop, in one process.
+"""Monitoring many detectors over time: ``bacc.monitor`` against today's path and pandas + a loop.
 
-Data: a Parquet file of binary predictions of D detectors over a year (2025), written once into
-a temporary folder (fixed random_state). bacc counts per detector and 7-day window in DuckDB, evaluates
-every window in one batch call and computes P(window worse than the pooled previous 4 windows)
-for all windows at once. The baseline is the usual script: pandas ``read_parquet``, the
-windows' Monday with pandas datetime arithmetic, ``groupby(...).size()``, then a loop over the
-windows of ``bacc.evaluate`` and ``bacc.compare`` (timed on a sample of windows and scaled to
-all). Prints the times, the ratio, and the largest differences between the two (counts, means,
-P(worse)).
+Data: a Parquet file of binary predictions of D detectors over a year (2025), ``--per-day``
+a day each, written once into a temporary folder (fixed random_state). ``bacc.monitor`` counts
+per detector and window (daily by default) in DuckDB, evaluates every window in one batch call
+and computes P(window worse than the detector's first 8 windows) for every window (each
+distinct (window, baseline) pair once; small two-class windows exactly from their polynomial
+distribution function), then the false-alarm rate on 2 000 simulated windows. All in one
+process:
+
+* today's path: the same run with P(worse) computed as before (every row by the chooser's
+  method: the batched lattice, the pair quadrature, one ``BetaSum`` each; every exact
+  baseline interval computed), timed on a random sample of the windows (``--today``) and
+  scaled to all, plus the simulated windows in full; the other stages as measured;
+* pandas + a loop: ``read_parquet``, the window of each row with pandas datetime arithmetic,
+  ``groupby(...).size()``, each detector's first 8 windows summed, then a loop of
+  ``bacc.evaluate`` and ``bacc.compare`` over the windows (timed on ``--loop`` windows and
+  scaled to all).
+
+Prints the times, both ratios, and the agreement: counts and means against pandas, P(worse)
+against ``bacc.compare`` on the loop's sample and against today's path on its sample.
 
 With ``--pairs N`` it times instead the P(worse) kernel alone on N simulated windows (class
 sizes Poisson around ``--per-day`` times the window's days, 70/30, baselines of 4 windows,
-class accuracies in [0.85, 0.97]): the two-class quadrature (``p_worse_pairs``, the baseline, which
-``bacc.monitor`` keeps for the rows the lattice leaves) against ``bacc.monitor``'s P(worse) (the batched lattice, the quadrature
-for the rows it leaves), in one process, and both against the exact ``BetaSum`` of the
+class accuracies in [0.85, 0.97]): the two-class quadrature (``p_worse_pairs``) against
+``bacc.monitor``'s P(worse), in one process, and both against the exact ``BetaSum`` of the
 difference on a sample of 400 windows.
 
-Run:  python benchmarks/bench_monitor.py [--detectors 500] [--per-day 20] [--window 7D] [--loop 400]
+Run:  python benchmarks/bench_monitor.py [--detectors 1000] [--per-day 20] [--window 1D]
+                                         [--loop 400] [--today 20000]
       python benchmarks/bench_monitor.py --pairs 100000 [--per-day 20] [--window 1D]
       python benchmarks/bench_monitor.py --quick   (5 detectors end to end, then 500 windows)
 """
@@ -61,21 +72,30 @@ def write_log(path: str, detectors: int, per_day: int, random_state: int = 2025)
     return detectors * per
 
 
-def pandas_loop(path: str, lookback: int, loop: int):
-    """The usual script: pandas counts, then one evaluate and compare per window."""
+def pandas_loop(path: str, window: str, lookback: int, loop: int):
+    """The usual script: pandas counts per window, each detector's first ``lookback`` windows
+    summed, then one evaluate and compare per window."""
     import pandas as pd
 
+    days = int(window.rstrip("D"))
     with Stopwatch() as sw:
         df = pd.read_parquet(path)
         ts = df["ts"]
-        df["week"] = ts.dt.normalize() - pd.to_timedelta(ts.dt.day_of_week, unit="D")
-        size = df.groupby(["detector", "week", "label", "predicted"]).size()
+        day = ts.dt.normalize()
+        df["window"] = day - pd.to_timedelta(ts.dt.day_of_week, unit="D") if days == 7 else day
+        size = df.groupby(["detector", "window", "label", "predicted"]).size()
+        cells = size.unstack(["label", "predicted"], fill_value=0)
+        det = cells.index.get_level_values(0)
+        start = cells.index.get_level_values(1)
+        first = pd.Series(start, index=cells.index).groupby(level=0).transform("min")
+        inside = np.asarray(start < first + pd.Timedelta(days=days * lookback))
+        base = cells[inside].groupby(level=0).sum()
     t_count = sw.wall
-    cells = size.unstack(["label", "predicted"], fill_value=0)
     keys = list(cells.index)
-    mats = cells[[(0, 0), (0, 1), (1, 0), (1, 1)]].to_numpy().reshape(-1, 2, 2)
-    # previous `lookback` windows of the same detector (calendar weeks), summed
-    idx = {k: i for i, k in enumerate(keys)}
+    order = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    mats = cells[order].to_numpy().reshape(-1, 2, 2)
+    base_mats = base[order].to_numpy().reshape(-1, 2, 2)
+    base_of = base.index.get_indexer(det)
     rng = np.random.default_rng(0)
     sample = np.sort(rng.choice(len(keys), size=min(loop, len(keys)), replace=False))
     out = {}
@@ -83,23 +103,72 @@ def pandas_loop(path: str, lookback: int, loop: int):
         warnings.simplefilter("ignore")
         for i in sample:
             d, w = keys[i]
-            prev = [idx.get((d, w - pd.Timedelta(days=7 * j))) for j in range(1, lookback + 1)]
-            prev = [p for p in prev if p is not None]
             ev = bacc.evaluate(mats[i])
             p = float("nan")
-            if prev:
-                base = mats[prev].sum(axis=0)
-                if (base.sum(axis=1) > 0).all() and (mats[i].sum(axis=1) > 0).all():
-                    p = bacc.compare(base, mats[i]).p_better
+            bm = base_mats[base_of[i]]
+            if (bm.sum(axis=1) > 0).all() and (mats[i].sum(axis=1) > 0).all():
+                p = bacc.compare(bm, mats[i]).p_better
             out[(d, w.to_datetime64())] = (mats[i], ev.balanced_accuracy_summary.mean, p)
     t_loop = sw.wall / sample.size * len(keys)
     return t_count, t_loop, len(keys), out
 
 
+def today(calls: list, sample: int, random_state: int = 0):
+    """Today's P(worse) (every row by the chooser's method, nothing shared) and exact baseline
+    intervals (every row computed) on the inputs ``bacc.monitor`` was given: the windows' call
+    timed on ``sample`` random rows and scaled, the other calls in full. Returns the time and,
+    for the sampled windows, their rows and values."""
+    from bacc._engine.sums.rows import p_worse
+    from bacc.distributions import BetaSum
+    from bacc.monitoring import _exact_union_rows
+
+    total = 0.0
+    rows = values = None
+    for kind, args in calls:
+        if kind == "union":
+            _, t = once(lambda a=args: _exact_union_rows(*a))
+            total += t
+            continue
+        a_now, b_now, inc, base_a, base_b, number, margin = args[:7]
+        G = a_now.shape[0]
+        pick = np.arange(G)
+        if rows is None and G > sample:  # the windows (the first call)
+            rng = np.random.default_rng(random_state)
+            pick = np.sort(rng.choice(G, size=sample, replace=False))
+        sub = [None if v is None else v[pick] for v in (a_now, b_now, inc, base_a, base_b)]
+        out, t = once(lambda s=sub, c=number, mg=margin: p_worse(*s, c, mg, single=BetaSum))
+        total += t * G / pick.size
+        if rows is None:
+            rows, values = pick, out
+    return total, rows, values
+
+
+def record(monitoring) -> tuple[list, dict]:
+    """Wrap ``bacc.monitoring``'s P(worse) and exact-interval helpers: their inputs and
+    times, in call order."""
+    calls: list = []
+    times = {"p_worse": 0.0, "union": 0.0}
+    originals = {"p_worse": monitoring._p_worse, "union": monitoring._exact_union}
+
+    def wrap(kind):
+        def inner(*args, **kwargs):
+            out, t = once(lambda: originals[kind](*args, **kwargs))
+            calls.append((kind, args))
+            times[kind] += t
+            return out
+
+        return inner
+
+    monitoring._p_worse = wrap("p_worse")
+    monitoring._exact_union = wrap("union")
+    return calls, times, originals
+
+
 def bench_pairs(pairs: int, per_day: int, days: int, random_state: int = 2025,
                 check: int = 400) -> None:
-    """P(worse) of ``pairs`` simulated windows: the two-class quadrature against the batched
-    lattice (with the quadrature for the rows it leaves), and both against ``BetaSum``."""
+    """P(worse) of ``pairs`` simulated windows: the two-class quadrature against
+    ``bacc.monitor``'s P(worse) (the exact small-count path, the batched lattice and the
+    quadrature for the rows both leave), and both against ``BetaSum``."""
     from bacc._engine.sums.worse_than_baseline import p_worse_lattice, p_worse_pairs
     from bacc.distributions import BetaSum
     from bacc.monitoring import _p_worse
@@ -121,7 +190,7 @@ def bench_pairs(pairs: int, per_day: int, days: int, random_state: int = 2025,
     print(f"{G:,} windows of ~{lam.sum():.0f} examples (baselines ~{4 * lam.sum():.0f}); "
           f"taken by the lattice: {lattice.mean():.1%}")
     print(f"two-class quadrature (baseline): {t_old:7.2f} s  ({G / t_old:,.0f} windows/s)")
-    print(f"bacc.monitor's lattice + quad. : {t_new:7.2f} s  ({G / t_new:,.0f} windows/s)  "
+    print(f"bacc.monitor's P(worse)        : {t_new:7.2f} s  ({G / t_new:,.0f} windows/s)  "
           f"{t_old / t_new:.1f}x")
     print(f"  lattice rows alone           : {lattice.sum() / t_lat:,.0f} windows/s")
     sample = rng.choice(G, size=min(check, G), replace=False)
@@ -138,17 +207,20 @@ def bench_pairs(pairs: int, per_day: int, days: int, random_state: int = 2025,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--detectors", type=int, default=500)
+    ap.add_argument("--detectors", type=int, default=1000)
     ap.add_argument("--per-day", type=int, default=20)
     ap.add_argument("--loop", type=int, default=400, help="windows timed in the pandas loop")
-    ap.add_argument("--window", default="7D", help="window width (7D, 1D, ...)")
+    ap.add_argument("--window", default="1D", help="window width (1D or 7D against pandas)")
+    ap.add_argument("--today", type=int, default=20_000,
+                    help="windows on which today's P(worse) is timed (then scaled)")
     ap.add_argument("--pairs", type=int, default=0, help="time the P(worse) kernel on this many windows")
     ap.add_argument("--quick", action="store_true",
-                    help="a run of a few seconds: --detectors 5 --loop 20, then 500 windows of the kernel")
+                    help="a run of a few seconds: --detectors 5 --loop 20 --window 7D, then 500 "
+                         "windows of the kernel")
     args = ap.parse_args()
     print(machine("numpy", "scipy", "duckdb", "pandas"))
     if args.quick:
-        args.detectors, args.loop, args.window, args.pairs = 5, 20, "7D", 0
+        args.detectors, args.loop, args.window, args.pairs, args.today = 5, 20, "7D", 0, 100
         end_to_end(args)
         bench_pairs(500, args.per_day, 7, check=100)
         return
@@ -160,7 +232,9 @@ def main() -> None:
 
 
 def end_to_end(args) -> None:
-    """``bacc.monitor`` on a written log, against pandas and a loop (weekly windows only)."""
+    """``bacc.monitor`` on a written log, against today's path and pandas + a loop."""
+    import bacc.monitoring as monitoring
+
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "log.parquet")
         rows, t_write = once(lambda: write_log(path, args.detectors, args.per_day))
@@ -171,20 +245,34 @@ def end_to_end(args) -> None:
         gc, t_count = once(lambda: count_windows(path, true="label", pred="predicted", time="ts",
                                                  by="detector", window=args.window,
                                                  progress=False))
-        _, t_eval = once(lambda: bacc.evaluate_many(gc, progress=False))
-        m, t_total = once(lambda: bacc.monitor(path, true="label", pred="predicted", time="ts",
-                                               by="detector", window=args.window,
-                                               progress=False))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # days without a class: reported by monitor itself
+            _, t_eval = once(lambda: bacc.evaluate_many(gc, progress=False))
+        calls, parts, originals = record(monitoring)
+        try:
+            m, t_total = once(lambda: bacc.monitor(path, true="label", pred="predicted",
+                                                   time="ts", by="detector", window=args.window,
+                                                   progress=False))
+        finally:
+            monitoring._p_worse, monitoring._exact_union = originals["p_worse"], originals["union"]
         W = len(m)
         print(f"windows: {W:,} ({args.window} windows x detectors); baseline: {m.baseline}")
         print(f"bacc.monitor total        : {t_total:7.2f} s  ({W / t_total:,.0f} windows/s)")
         print(f"  counting (DuckDB)       : {t_count:7.2f} s")
         print(f"  evaluate_many           : {t_eval:7.2f} s")
-        print(f"  P(worse) + simulation   : {t_total - t_count - t_eval:7.2f} s "
+        print(f"  P(worse) + simulation   : {parts['p_worse']:7.2f} s "
               f"(false-alarm rate {m.false_alarm_rate:.4f} +- {m.false_alarm_se:.4f})")
-        if args.window != "7D":  # the pandas script counts calendar weeks
+        print(f"  exact baseline intervals: {parts['union']:7.2f} s")
+        t_today, rows, values = today(calls, args.today)
+        t_old = t_total - parts["p_worse"] - parts["union"] + t_today
+        print(f"today's path              : {t_old:7.2f} s  (P(worse) + intervals {t_today:.1f} s, "
+              f"scaled from {rows.size:,} windows)")
+        print(f"ratio (today / bacc)      : {t_old / t_total:7.1f}x")
+        d_today = np.nanmax(np.abs(values - m.p_worse[rows])) if np.isfinite(values).any() else 0.0
+        print(f"  |P(worse) - today's| on those windows: max {d_today:.1e}")
+        if not args.window.endswith("D") or args.window not in ("1D", "7D"):
             return
-        t_pcount, t_loop, n_keys, ref = pandas_loop(path, 4, args.loop)
+        t_pcount, t_loop, n_keys, ref = pandas_loop(path, args.window, 8, args.loop)
         print(f"pandas + loop             : {t_pcount + t_loop:7.2f} s  (counting {t_pcount:.2f} s, "
               f"loop {t_loop:.1f} s scaled from {len(ref)} windows)")
         print(f"ratio (pandas+loop / bacc): {(t_pcount + t_loop) / t_total:7.1f}x")
@@ -201,7 +289,7 @@ def end_to_end(args) -> None:
                 d_p = max(d_p, abs(p - m.p_worse[i]))
         assert n_keys == W and same
         print(f"agreement on {len(ref)} windows: counts identical, max |mean diff| {d_mean:.1e}, "
-              f"max |P(worse) diff| {d_p:.1e}")
+              f"max |P(worse) - bacc.compare| {d_p:.1e}")
 
 
 if __name__ == "__main__":

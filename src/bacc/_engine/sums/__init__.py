@@ -23,6 +23,8 @@ The kernels:
 * :mod:`.paired_difference`: the difference of two classifiers on one test set (Dirichlet
   classes).
 * :mod:`.worse_than_baseline`: ``P(lambda_now < lambda_base - margin)`` for many windows.
+* :mod:`.small_counts`: the same for two-class windows of small counts, exactly, from the
+  window's polynomial distribution function and the baseline's Gauss-Jacobi rules.
 * :mod:`.grid_average`: the average of independent variables given by densities on a grid
   (population posteriors).
 * :mod:`.solvers`: Beta moments and the safeguarded quantile iterations.
