@@ -9,7 +9,8 @@ beside the wins:
 * :func:`rank_paired`: classifiers that predicted the same examples. Their posteriors are
   correlated; the paired model of :func:`bacc.compare_paired` (a Dirichlet over the joint
   outcomes in each class) is generalised from two classifiers to ``T``, and every pair's
-  ``P(row > column)`` equals what :func:`bacc.compare_paired` gives for that pair.
+  ``P(row > column)`` equals what :func:`bacc.compare_paired` gives for that pair (all pairs
+  at once by :mod:`bacc._engine.paired_greater`, within 1e-9).
 
 Which classifier is best, and the expected rank, are joint questions: both come from seeded
 exact joint posterior draws, with Monte Carlo standard errors.
@@ -31,7 +32,8 @@ from ._engine.helpers.validate import (
     check_random_state,
     check_sequence,
 )
-from ._engine.joint import class_patterns, draw_joint_balanced, pair_counts
+from ._engine.joint import class_patterns, draw_joint_balanced
+from ._engine.paired_greater import paired_greater
 from ._engine.probability_greater import pairwise_greater
 from .comparison import (
     ClassifierPosterior,
@@ -52,8 +54,13 @@ __all__ = ["Ranking", "rank", "rank_paired", "rank_paired_counts"]
 #: ``pairwise="auto"`` computes every pair exactly up to this many pairs (independent
 #: posteriors, about 10 ms a pair) ...
 EXACT_PAIRS_INDEPENDENT = 300
-#: ... and up to this many for paired posteriors (about 60 ms a pair); beyond, from the draws.
-EXACT_PAIRS_PAIRED = 45
+#: ... and up to this many for paired posteriors (30 classifiers; all pairs at once by
+#: :func:`bacc._engine.paired_greater.paired_greater`, about 2 ms a pair); beyond, from the draws.
+EXACT_PAIRS_PAIRED = 435
+#: Pairs that batched computation leaves (a few examples per class) are computed one by one
+#: (:class:`bacc.PairedDifference`, about 60 ms each); with ``pairwise="auto"``, more than this
+#: many send every pair to the draws instead.
+EXACT_PAIRS_ONE_BY_ONE = 45
 
 
 # ----------------------------------------------------------------------------------------------
@@ -231,7 +238,10 @@ def _pairwise_mode(pairwise: str, T: int, limit: int, beyond: str) -> str:
         raise BaccError("pairwise='quadrature' needs independent posteriors (bacc.rank); "
                         "rank_paired computes pairs 'exact' or from the 'draws'")
     if mode == "auto":
-        return "exact" if T * (T - 1) // 2 <= limit else beyond
+        if T * (T - 1) // 2 > limit:
+            return beyond
+        # paired: exact unless too many pairs are left to the one-by-one computation
+        return "auto" if beyond == "draws" else "exact"
     return mode
 
 
@@ -583,14 +593,20 @@ def rank_paired(
     random_state : int, numpy Generator or None
         Seed of the joint posterior draws.
     n_draws : int, optional
-        Number of joint posterior draws (default 100 000, fewer for many classifiers and
-        classes, as in :func:`rank`, never fewer than 10 000).
+        Number of joint posterior draws (default 100 000, fewer when each draw needs many
+        Gamma variables, one per distinct right/wrong pattern of a class and one per classifier
+        and class, so that about 3e7 are drawn, as in :func:`rank`; never fewer than 10 000).
     pairwise : {"auto", "exact", "draws"}
-        How ``P(row > column)`` is computed: ``"exact"`` (one :class:`bacc.PairedDifference`
-        per pair, about 60 ms each), ``"draws"`` (from the joint draws, with standard errors),
-        or ``"auto"`` (default: exact up to 45 pairs, that is 10 classifiers).
+        How ``P(row > column)`` is computed: ``"exact"`` (every pair as
+        :func:`bacc.compare_paired` gives it: all pairs at once by a Fourier inversion, about
+        2 ms a pair, and the pairs whose checks it does not pass, where classes have a handful
+        of examples, by one :class:`bacc.PairedDifference` each, about 60 ms), ``"draws"``
+        (from the joint draws, with standard errors), or ``"auto"`` (default: exact up to 435
+        pairs, that is 30 classifiers, unless more than 45 pairs are left to the one-by-one
+        computation; else from the draws).
     progress : callable, optional
-        Called as ``progress(done, total)`` after each exact pair.
+        Called as ``progress(done, total)`` after the pairs computed at once and after each
+        pair computed on its own.
 
     Returns
     -------
@@ -610,7 +626,10 @@ def rank_paired(
     ``Dirichlet(counts + c / 2**(T - 2))``. Summing cells, every pair of classifiers has the
     posterior ``Dirichlet(pair counts + c)`` of :func:`bacc.compare_paired`, so ``p_greater``
     of a pair equals that function's ``p_better`` (exactly with ``pairwise="exact"``), and for
-    two classifiers the ranking is that comparison. Each classifier's class accuracy is
+    two classifiers the ranking is that comparison. The exact pairs are computed together
+    (:mod:`bacc._engine.paired_greater`: periodised Fourier inversion of each pair's
+    characteristic function, Bohman 1972, with Gauss rules of the Beta variables), checked pair
+    by pair, within 1e-9 of :func:`bacc.compare_paired`. Each classifier's class accuracy is
     ``Beta(k + 2c, n - k + 2c)`` whatever ``T``. ``p_best`` and ``expected_rank`` come from
     ``n_draws`` exact joint draws (the ``2**T`` cells are never listed: the prior part is drawn
     by stick-breaking, see :mod:`bacc._engine.joint`), with Monte Carlo standard errors.
@@ -624,6 +643,8 @@ def rank_paired(
        Systems and Computing 252, 347-361, section 4.5, eq. 14.
     .. [2] Sethuraman, J. (1994). A constructive definition of Dirichlet priors. Statistica
        Sinica 4, 639-650.
+    .. [3] Bohman, H. (1972). From characteristic function to distribution function via
+       Fourier analysis. BIT Numerical Mathematics 12, 279-283.
 
     Examples
     --------
@@ -636,7 +657,7 @@ def rank_paired(
     >>> [r.names[i] for i in r.order]
     ['a', 'b', 'c']
     >>> p = bacc.compare_paired(y, a, b).p_better
-    >>> abs(float(r.p_greater[0, 1]) - p) < 1e-12  # every pair is compare_paired's answer
+    >>> abs(float(r.p_greater[0, 1]) - p) < 1e-9  # every pair is compare_paired's answer
     True
     """
     yt = as_label_sequence(y_true, "y_true")
@@ -732,6 +753,56 @@ def _patterns(right: np.ndarray, ti: np.ndarray, n_classes: int, n: np.ndarray |
     return out
 
 
+def _pair_alphas(patterns, c: float) -> np.ndarray:
+    """The Dirichlet parameters of every pair ``i < j`` (in the order of ``np.triu_indices``)
+    in every class: the four cells (both right, only ``i``, only ``j``, both wrong) plus ``c``.
+    Shape (pairs, classes, 4)."""
+    T = patterns[0][0].shape[1]
+    iu, ju = np.triu_indices(T, 1)
+    out = np.empty((iu.size, len(patterns), 4))
+    for k, (pats, cnt) in enumerate(patterns):
+        right = pats.astype(float)
+        cnt = cnt.astype(float)
+        total = float(cnt.sum())
+        each = right.T @ cnt
+        both = (right * cnt[:, None]).T @ right
+        n11 = both[iu, ju]
+        out[:, k, 0] = n11
+        out[:, k, 1] = each[iu] - n11
+        out[:, k, 2] = each[ju] - n11
+        out[:, k, 3] = total - each[iu] - each[ju] + n11
+    return out + c
+
+
+def _paired_exact(patterns, w, c: float, progress, *, strict: bool) -> np.ndarray | None:
+    """``P(row > column)`` of every pair, each :func:`bacc.compare_paired`'s ``p_better``: all
+    pairs at once (:func:`bacc._engine.paired_greater.paired_greater`), those it leaves one by
+    one (:class:`bacc.PairedDifference`). None when not ``strict`` and more than
+    :data:`EXACT_PAIRS_ONE_BY_ONE` pairs are left (the caller takes the draws)."""
+    T = patterns[0][0].shape[1]
+    use = w > 0
+    alpha = _pair_alphas(patterns, c)[:, use]
+    wu = w[use]
+    values, handled = paired_greater(alpha, wu)
+    left = np.flatnonzero(~handled)
+    if not strict and left.size > EXACT_PAIRS_ONE_BY_ONE:
+        return None
+    total = values.size
+    done = total - left.size
+    if progress is not None and done:
+        progress(done, total)
+    for k in left:
+        values[k] = float(PairedDifference(alpha[k], wu).sf(0.0))
+        done += 1
+        if progress is not None:
+            progress(done, total)
+    p = np.full((T, T), np.nan)
+    iu, ju = np.triu_indices(T, 1)
+    p[iu, ju] = values
+    p[ju, iu] = 1.0 - values
+    return p
+
+
 def _paired_ranking(classes, ti, codes, n, nm, mode, c, rng, weights, n_draws, random_state,
                     progress) -> Ranking:
     """The paired ranking of class indices ``ti`` (truth) and ``codes`` (one array per
@@ -755,15 +826,12 @@ def _paired_ranking(classes, ti, codes, n, nm, mode, c, rng, weights, n_draws, r
     means = ((k_ti + 2 * c) / (n_i + 4 * c)) @ w
     samples = (k_ti / n_i) @ w
     p_greater = None
-    if mode == "exact":
-        def pair(i: int, j: int) -> float:
-            alpha = pair_counts(patterns, i, j) + c
-            use = w > 0
-            return float(PairedDifference(alpha[use], w[use]).sf(0.0))
-
-        p_greater = _exact_pairs(T, pair, progress)
+    if mode in ("exact", "auto"):
+        p_greater = _paired_exact(patterns, w, c, progress, strict=mode == "exact")
+        mode = "exact" if p_greater is not None else "draws"
     if n_draws is None:
-        n_draws = default_draws(T * len(patterns))
+        # the Gamma variables of each draw: one per observed pattern and a share per classifier
+        n_draws = default_draws(sum(cnt.size + T for _, cnt in patterns))
     draws = draw_joint_balanced(patterns, w, c, int(n_draws), rng)
     phrase = (
         f"paired Dirichlet prior {c:g} per cell of each pair (marginally Beta({2 * c:g}, "

@@ -12,7 +12,9 @@ Kernels, by what they compute:
   levels of the union and Šidák constructions, the Buehler bound of two classes) and the
   assurance of a labelling plan (see its modules).
 * :mod:`.probability_greater`: ``P(X_i > X_j)`` for every pair of independent variables
-  (rankings); :mod:`.joint`: joint posterior draws of several classifiers on one test set.
+  (rankings); :mod:`.paired_greater`: ``P(lambda_i > lambda_j)`` for every pair of classifiers
+  on one test set (paired rankings); :mod:`.joint`: joint posterior draws of several
+  classifiers on one test set.
 * :mod:`.hierarchy`: the per-class hierarchical (mixed-effects) posteriors;
   :mod:`.beta_mixture`: many subjects' accuracy densities as mixtures of Beta laws over its nodes.
 
