@@ -2,8 +2,9 @@
 
 :func:`monitor` counts the examples of every detector in fixed calendar windows inside the data
 engine (:func:`bacc.counting.windows.count_windows`: DuckDB for files, the frame's own engine
-for DataFrames), evaluates every window of every detector in one batch call
-(:func:`bacc.evaluate_many`: posterior mean, credible interval, exact union-bound interval), and
+for DataFrames), evaluates every window of every detector in one batch call, each distinct
+window once (:func:`bacc.evaluate_many`: posterior mean, credible interval, exact union-bound
+interval), and
 compares each window with a baseline:
 
 - a number ``c``: ``p_worse = P(lambda_now < c - margin)``, the posterior distribution function;
@@ -839,10 +840,14 @@ def monitor(
     order = np.lexsort((widx, det))
     det, starts, widx = det[order], starts[order], widx[order]
     stack = np.asarray(counted.counts)[order]
+    # each distinct window once (small windows repeat their counts)
+    first, inverse = distinct_rows(stack.reshape(stack.shape[0], -1))
     with warnings.catch_warnings():
         # windows without examples of a class are the rule here; the timeline says which
         warnings.simplefilter("ignore", BaccWarning)
-        ev = evaluate_many(stack, labels=labs, prior=prior, confidence=c, progress=progress)
+        ev = evaluate_many(stack[first], labels=labs, prior=prior, confidence=c, progress=progress)
+    ev_mean, ev_lower, ev_upper = ev.mean[inverse], ev.lower[inverse], ev.upper[inverse]
+    ev_exact_lower, ev_exact_upper = ev.exact_lower[inverse], ev.exact_upper[inverse]
     pa, pb = check_prior(prior, l, classes=labs)
     k = np.einsum("gii->gi", stack)
     n = stack.sum(axis=2)
@@ -897,7 +902,7 @@ def monitor(
     p = _p_worse(*posterior_parameters(k, n, pa, pb), inc, *base, number, margin, progress)
     base_mean = np.where(complete, base_mean, np.nan)
     base_lo = np.where(complete, base_lo, np.nan)
-    alarm = _alarms(rule, p, ev.exact_upper, base_lo, alarm_at, margin)
+    alarm = _alarms(rule, p, ev_exact_upper, base_lo, alarm_at, margin)
     # false-alarm rate under no change, on these windows' sizes
     rate = se = math.nan
     ok = np.flatnonzero(np.isfinite(p))
@@ -920,8 +925,8 @@ def monitor(
     return Monitoring(
         detectors=tuple(detectors), by=by_t, window=w.text, labels=tuple(labs), baseline=desc,
         rule=_rule_text(rule, alarm_at, margin, c), confidence=c, alarm_at=float(alarm_at),
-        margin=float(margin), detector=det, start=starts, support=n, correct=k, mean=ev.mean,
-        lower=ev.lower, upper=ev.upper, exact_lower=ev.exact_lower, exact_upper=ev.exact_upper,
+        margin=float(margin), detector=det, start=starts, support=n, correct=k, mean=ev_mean,
+        lower=ev_lower, upper=ev_upper, exact_lower=ev_exact_lower, exact_upper=ev_exact_upper,
         baseline_mean=base_mean, baseline_exact_lower=base_lo, p_worse=p, alarm=alarm,
         false_alarm_rate=rate, false_alarm_se=se, n_simulated=n_sim if ok.size else 0,
         prior=prior if isinstance(prior, str) else tuple(np.asarray(prior, float).tolist()),
