@@ -341,7 +341,7 @@ def p_worse_small(
     >>> p, ok = p_worse_small(np.array([[8.0, 3.0]]), np.array([[3.0, 2.0]]),
     ...                       np.array([[60.0, 25.0]]), np.array([[8.0, 4.0]]))
     >>> round(float(p[0]), 6), bool(ok[0])
-    (0.852048, True)
+    (0.96292, True)
     """
     an, bn, ab, bb = (np.asarray(v, float) for v in (a_now, b_now, a_base, b_base))
     G = an.shape[0]
