@@ -59,7 +59,7 @@ MAX_DEGREE = 64
 #: the largest bound of the error allowed for a pair (mass outside the piece times the piece)
 TOL = 1e-13
 CHUNK = 20_000  # pairs evaluated together
-_CELLS = 48  # cells of the upper Riemann sum bounding the baseline's tails
+_CELLS = 48  # cells of the upper Riemann sums bounding the baseline's tails
 _LEVEL = 0.002  # the first step of the error bound away from a piece (then doubling)
 
 
@@ -118,8 +118,12 @@ def tensor_rule(a: np.ndarray, b: np.ndarray, K: int) -> tuple[np.ndarray, np.nd
     """
     a, b = np.asarray(a, float), np.asarray(b, float)
     n = a.shape[0]
-    x1, w1 = _eig_rule(*_jacobi_matrix(a[:, 0], b[:, 0], K))
-    x2, w2 = _eig_rule(*_jacobi_matrix(a[:, 1], b[:, 1], K))
+    # the rule of each distinct Beta once (classes repeat across baselines)
+    pairs = np.concatenate([np.stack([a[:, 0], b[:, 0]], axis=1), np.stack([a[:, 1], b[:, 1]], axis=1)])
+    first, inverse = distinct_rows(pairs)
+    x, w = _eig_rule(*_jacobi_matrix(pairs[first, 0], pairs[first, 1], K))
+    x1, w1 = x[inverse[:n]], w[inverse[:n]]
+    x2, w2 = x[inverse[n:]], w[inverse[n:]]
     X = (0.5 * (x1[:, :, None] + x2[:, None, :])).reshape(n, -1)
     W = (w1[:, :, None] * w2[:, None, :]).reshape(n, -1)
     return X, W
@@ -194,25 +198,25 @@ def _growth(c: np.ndarray, far: float) -> np.ndarray:
 
 # ----------------------------------------------------------------------------------------------
 # the baseline's tails
-def _below(a: np.ndarray, b: np.ndarray, c: float) -> np.ndarray:
+def _below(a: np.ndarray, b: np.ndarray, c: float, cells: int = _CELLS) -> np.ndarray:
     """An upper bound of ``P((phi_1 + phi_2) / 2 < c)`` per row: the upper Riemann sum of
-    ``int g_2(y) G_1(2 c - y) dy`` over :data:`_CELLS` cells of ``y`` (``G_1`` decreases in
+    ``int g_2(y) G_1(2 c - y) dy`` over ``cells`` cells of ``y`` (``G_1`` decreases in
     ``y``, so each cell's mass times ``G_1`` at its left end bounds its part)."""
     s = 2.0 * c
     if s <= 0.0:
         return np.zeros(a.shape[0])
     if s >= 2.0:
         return np.ones(a.shape[0])
-    y = np.linspace(max(0.0, s - 1.0), min(1.0, s), _CELLS + 1)
+    y = np.linspace(max(0.0, s - 1.0), min(1.0, s), cells + 1)
     g2 = sc.betainc(a[:, 1, None], b[:, 1, None], y[None, :])  # P(phi_2 < y)
     g1 = sc.betainc(a[:, 0, None], b[:, 0, None], np.clip(s - y[:-1], 0.0, 1.0)[None, :])
     out = g2[:, 0] + (np.diff(g2, axis=1) * g1).sum(axis=1)
     return np.minimum(out, 1.0)
 
 
-def _above(a: np.ndarray, b: np.ndarray, c: float) -> np.ndarray:
+def _above(a: np.ndarray, b: np.ndarray, c: float, cells: int = _CELLS) -> np.ndarray:
     """An upper bound of ``P((phi_1 + phi_2) / 2 > c)`` (the reflection of :func:`_below`)."""
-    return _below(b, a, 1.0 - c)
+    return _below(b, a, 1.0 - c, cells)
 
 
 def _clenshaw(c: np.ndarray, u: np.ndarray) -> np.ndarray:
