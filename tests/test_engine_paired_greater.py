@@ -72,7 +72,7 @@ def test_pairs_equal_the_paired_lattice(m, seed):
     alpha = np.stack([classes(rng, m, big=True) + 0.5 for _ in range(12)])
     w = rng.dirichlet(np.full(m, 5.0))
     p, handled = paired_greater(alpha, w)
-    assert handled.sum() >= 6  # the others have broad classes: left to the lattice
+    assert handled.sum() >= 4  # the others have broad classes: left to the lattice
     for k in np.flatnonzero(handled):
         assert_close(p[k], bacc.PairedDifference(alpha[k], w))
     assert np.all(np.isnan(p[~handled]))

@@ -23,8 +23,8 @@ Method
 * Checks, per pair: at four frequencies the rule of each class is compared with a finer one
   (its difference times the other classes' factors is what reaches ``phi``) and must stay
   within :data:`RULE_TOL`, and ``|phi|`` must have fallen below :data:`CUT_TOL` over the last
-  tenth of the series. A pair that fails goes to the next of :data:`ROUNDS` (finer rules, a
-  longer series); after the last it is reported as not handled (classes of a handful of
+  tenth of the series. A pair that fails goes to the next of :data:`ROUNDS` (finer rules);
+  after the last it is reported as not handled (classes of a handful of
   examples, whose ``D_c`` have singular points and slowly decaying ``phi``) and computed by
   :class:`bacc.PairedDifference`.
 
@@ -51,7 +51,7 @@ __all__ = ["beta_gauss_rule", "paired_greater"]
 #: Rounds: the series goes to ``scale * T_MAX_SD / sd(delta)`` with Gauss rules of ``nodes``
 #: nodes per Beta variable, checked against rules of ``check`` nodes; a pair whose checks fail
 #: goes to the next round, and is not handled after the last.
-ROUNDS = ((1.0, 20, 28), (1.0, 48, 60), (2.0, 64, 80))
+ROUNDS = ((1.0, 20, 28), (1.0, 48, 60))
 REACH_NODES = 8  # the rule of the tail bound
 RULE_TOL = 1e-13  # accepted error of phi from the rules
 CUT_TOL = 1e-14  # |phi| over the last tenth of the series
