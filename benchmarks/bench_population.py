@@ -127,8 +127,8 @@ def subjects_row(m: int, seed: int, repeat: int) -> None:
     diff = max(abs(getattr(a.shrunken, q) - getattr(b.shrunken, q))
                for a, b in zip(now, before, strict=True)
                for q in ("mean", "median", "mode", "lower", "upper"))  # fmt: skip
-    print(f"{m:4d} {seed:4d} {t_p:8.2f} {c_p:7.2f} {t_d:9.2f} {c_d:8.2f} {t_n:8.2f} {c_n:7.2f} "
-          f"{t_d / t_n:6.1f} {t_p + t_n:10.2f} {diff:9.1e}")  # fmt: skip
+    print(f"{m:4d} {seed:4d} {t_p:6.2f} {c_p:5.2f} {t_d:7.2f} {c_d:5.2f} {t_n:6.2f} {c_n:5.2f} "
+          f"{c_d / c_n:6.1f} {t_p + t_n:6.2f} {c_p + c_n:5.2f} {diff:9.1e}")  # fmt: skip
 
 
 def main(quick: bool = False) -> None:
@@ -144,8 +144,10 @@ def main(quick: bool = False) -> None:
     print()
     print("beta-binomial subject posteriors, 1-20 000 examples per subject and class (seconds; "
           "wall and CPU)")
-    print(f"{'m':>4s} {'seed':>4s} {'pop':>8s} {'cpu':>7s} {'before':>9s} {'cpu':>8s} "
-          f"{'after':>8s} {'cpu':>7s} {'ratio':>6s} {'pop+after':>10s} {'max diff':>9s}")
+    print("(ratio: before / after in CPU time; pop+after: population and its subjects, the "
+          "figure to hold within 1 s)")
+    print(f"{'m':>4s} {'seed':>4s} {'pop':>6s} {'cpu':>5s} {'before':>7s} {'cpu':>5s} "
+          f"{'after':>6s} {'cpu':>5s} {'ratio':>6s} {'pop+after':>6s} {'cpu':>5s} {'max diff':>9s}")
     for seed in (0,) if quick else range(6):
         subjects_row(30 if quick else 100, seed, repeat=1 if quick else 3)
 

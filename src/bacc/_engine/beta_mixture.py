@@ -34,6 +34,8 @@ References
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy import sparse
 from scipy import special as sc
@@ -42,6 +44,8 @@ __all__ = ["beta_mixture"]
 
 _ROWS = 64  # grid points per block
 _CUT = 46.0  # nodes whose terms are below e^-46 of the block's smallest sum are left out
+_P = 24  # Chebyshev points of an interpolated block
+_TOL = 1e-13  # its last two coefficients (of the log sums) at most this
 
 
 def beta_mixture(g, h: float, a, b, logmix, k, n, shift, spans) -> np.ndarray:
@@ -95,8 +99,8 @@ def beta_mixture(g, h: float, a, b, logmix, k, n, shift, spans) -> np.ndarray:
         stat_log = am * np.log(stat) + bm * np.log1p(-stat) - bl
     concave, convex = (am > 0) & (bm > 0), (am < 0) & (bm < 0)
     mix_w, logmix_w = mix[wide], logmix[wide]
-    for r0 in range(0, size, _ROWS):
-        r1 = min(r0 + _ROWS, size)
+    smooth = 2.0 * float(sd[wide].min()) if am.size else 0.0  # narrowest law's scale
+    for r0, r1 in _blocks(g, h, smooth, int(starts.min()), int(stops.max())):
         subj = np.flatnonzero((starts < r1) & (stops > r0))
         if not subj.size:
             continue
@@ -111,9 +115,14 @@ def beta_mixture(g, h: float, a, b, logmix, k, n, shift, spans) -> np.ndarray:
             best = (down[:, None] + lm).max(axis=0)
             keep = np.flatnonzero((up[:, None] + lm - best[None, :]).max(axis=1) > -_CUT)
             if keep.size:
-                basis = np.column_stack([lg[r0:r1], l1g[r0:r1], np.ones(r1 - r0)])
-                kern = np.exp(basis @ coef[:, keep])
-                sums[r0:r1, subj] += kern @ mix_w[np.ix_(keep, subj)]
+                weights = mix_w[np.ix_(keep, subj)]
+                part = None
+                if r1 - r0 > _ROWS:
+                    part = _interpolated(g[r0], g[r1 - 1], g[r0:r1], coef[:, keep], weights)
+                if part is None:
+                    basis = np.column_stack([lg[r0:r1], l1g[r0:r1], np.ones(r1 - r0)])
+                    part = np.exp(basis @ coef[:, keep]) @ weights
+                sums[r0:r1, subj] += part
         kk, nn = k[subj], n[subj]
         logc = sc.gammaln(nn + 1) - sc.gammaln(kk + 1) - sc.gammaln(nn - kk + 1)
         extra = logc + kk * lg[r0:r1, None] + (nn - kk) * l1g[r0:r1, None] + shift[subj]
@@ -122,3 +131,56 @@ def beta_mixture(g, h: float, a, b, logmix, k, n, shift, spans) -> np.ndarray:
     rows = np.arange(size)[:, None]
     sums[(rows < starts[None, :]) | (rows >= stops[None, :])] = 0.0
     return sums
+
+
+def _blocks(g, h: float, smooth: float, first: int, stop: int):
+    """Blocks ``(r0, r1)`` of the rows ``first..stop``: ``_ROWS`` rows, or, where the laws
+    are all wider than the block and the block is at least its width away from 0 and 1,
+    up to ``smooth`` wide (then interpolated, :func:`_interpolated`)."""
+    r0 = first
+    while r0 < stop:
+        x = g[r0]
+        width = min(smooth, x, (1.0 - x) / 2.0)
+        rows = int(width / h)
+        rows = rows if rows > 2 * _ROWS else _ROWS
+        r1 = min(r0 + rows, stop)
+        yield r0, r1
+        r0 = r1
+
+
+@functools.lru_cache(maxsize=4)
+def _chebyshev(p: int):
+    """Chebyshev points of the second kind on [-1, 1], their barycentric weights and the
+    matrix from values to Chebyshev coefficients."""
+    j = np.arange(p)
+    pts = np.cos(np.pi * j / (p - 1))[::-1]
+    w = (-1.0) ** j
+    w[0] *= 0.5
+    w[-1] *= 0.5
+    return pts, w, np.linalg.inv(np.polynomial.chebyshev.chebvander(pts, p - 1))
+
+
+def _interpolated(lo: float, hi: float, at, coef, weights):
+    """The block's sums at ``at`` from the log sums at ``_P`` Chebyshev points of
+    ``[lo, hi]`` (barycentric formula), or None where the interpolant has not converged
+    (its last two coefficients above ``1e-13``) or a sum is not positive."""
+    pts, bw, to_coef = _chebyshev(_P)
+    mid, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
+    x = mid + half * pts
+    basis = np.column_stack([np.log(x), np.log1p(-x), np.ones(_P)])
+    vals = np.exp(basis @ coef) @ weights  # (P, S)
+    if not (vals > 1e-290).all():
+        return None
+    lv = np.log(vals)
+    c = to_coef @ lv
+    if np.abs(c[-2:]).max() > _TOL * max(1.0, float(np.abs(lv).max())):
+        return None
+    u = (at - mid) / half
+    d = u[:, None] - pts[None, :]
+    exact = d == 0.0
+    d[exact] = 1.0
+    m = bw / d
+    m /= m.sum(axis=1, keepdims=True)
+    rows = exact.any(axis=1)
+    m[rows] = exact[rows].astype(float)
+    return np.exp(m @ lv)

@@ -494,8 +494,7 @@ class ClassFit:
         total = np.exp(logw - top).sum()
         self.log_evidence = float(top + np.log(total))
         self.weights = np.exp(logw - self.log_evidence)  # (T, F), sums to 1
-        if ll is not None:
-            self._ll = np.einsum("jtc,fc->jtf", ll, interp)
+        self._ll_cheb = ll  # per-subject log marginal likelihoods at the Chebyshev nodes
         self._cheb_x, self._interp = x, interp
 
     def _resolved(self, lp, level: int) -> bool:
@@ -715,13 +714,19 @@ class ClassFit:
         if have:
             d = np.array([rows[c] for c in have])
             k, n = self._kd[d][:, None, None], self._nd[d][:, None, None]
-            nu = self._nu(self.v)[:, None]
-            aa, bb = posterior_parameters(k, n, nu * sc.expit(self._cheb_x), nu * sc.expit(-self._cheb_x))
+            # rows of nodes whose weights are all 0 add exact zeros to the sums: they are
+            # left at 0 rather than computed
+            w = self.weights
+            live = np.flatnonzero(w.max(axis=1) > 0)
+            nu = self._nu(self.v[live])[:, None]
+            x = self._cheb_x[live]
+            aa, bb = posterior_parameters(k, n, nu * sc.expit(x), nu * sc.expit(-x))
             acc = aa / (aa + bb)
             m1 = np.einsum("jtc,fc->jtf", acc, self._interp)
             m2 = np.einsum("jtc,fc->jtf", acc * (aa + 1) / (aa + bb + 1), self._interp)
-            w = self.weights
-            for c, a1, a2 in zip(have, m1, m2, strict=True):
+            a1, a2 = np.zeros(w.shape), np.zeros(w.shape)
+            for c, b1, b2 in zip(have, m1, m2, strict=True):
+                a1[live], a2[live] = b1, b2
                 mean = float((w * a1).sum())
                 out[c] = mean, float(np.sqrt(max((w * a2).sum() - mean**2, 0.0)))
         return out
@@ -772,13 +777,8 @@ class ClassFit:
         points); one singular at an end has its mass beyond the outer cells' inner edges put
         on those cells.
         """
-        # a node's share of every subject's posterior is its weight (the conditional laws are
-        # normalised): the nodes holding all but 1e-12 of the weight are kept
-        w = self.weights.ravel()
-        order = np.argsort(w)
-        keep = np.zeros(w.size, dtype=bool)
-        keep[order[np.cumsum(w[order]) > 1e-12]] = True
-        w = w[keep]
+        keep = self._kept
+        w = self.weights.ravel()[keep]
         xs = np.broadcast_to(self.x, self.weights.shape).ravel()[keep]
         vs = np.broadcast_to(self.v[:, None], self.weights.shape).ravel()[keep]
         g = np.asarray(g, dtype=float)
@@ -830,6 +830,26 @@ class ClassFit:
                 out[-1, c] = w @ sc.betaincc(a * cap, b * cap, g[-1] - h / 2) / h
         return out
 
+    @functools.cached_property
+    def _ll(self) -> np.ndarray:
+        """Per-subject log marginal likelihoods at the fine nodes (on first use), shape
+        ``(m_data, T, F)``; rows of nodes whose weights are all 0 (never used) are 0."""
+        ll = self._ll_cheb
+        out = np.zeros((ll.shape[0],) + self.weights.shape)
+        live = np.flatnonzero(self.weights.max(axis=1) > 0)
+        out[:, live] = np.einsum("jtc,fc->jtf", ll[:, live], self._interp)
+        return out
+
+    @functools.cached_property
+    def _kept(self) -> np.ndarray:
+        """The nodes holding all but 1e-12 of the weight (a node's share of every subject's
+        posterior is its weight: the conditional laws are normalised)."""
+        w = self.weights.ravel()
+        order = np.argsort(w)
+        keep = np.zeros(w.size, dtype=bool)
+        keep[order[np.cumsum(w[order]) > 1e-12]] = True
+        return keep
+
     def _beta_densities(self, js, g, h: float, spans, w, keep) -> np.ndarray:
         """:meth:`subject_densities` of the beta-binomial model by blocks (kept nodes ``keep``
         of weights ``w``); the outer cells' exact masses only for the subjects that need
@@ -845,13 +865,12 @@ class ClassFit:
         logmix = np.empty((w.size, len(js)))
         shift, k, n = np.zeros(len(js)), np.zeros(len(js)), np.zeros(len(js))
         logw = np.log(np.maximum(w, 1e-300))
-        ll = self._ll.reshape(self._ll.shape[0], -1) if self._nd.size else None
         for c, j in enumerate(js):
             d = self._data_index(j)
             if d is None:
                 logmix[:, c] = logw
                 continue
-            lw = logw - ll[d][keep]
+            lw = logw - self._ll[d].ravel()[keep]
             shift[c] = lw.max()
             logmix[:, c] = lw - shift[c]
             k[c], n[c] = self._kd[d], self._nd[d]
