@@ -133,3 +133,29 @@ def test_beta_mixture_points_and_pruning():
     want[j + 1] += 0.2 * (pos - j) / h
     want += 1e-30 * stats.beta.pdf(g, 9e4, 1e4)
     np.testing.assert_allclose(out[:, 0], want, rtol=1e-12)
+
+
+def test_fine_grid_interpolated_blocks_equal_the_dense_sums(pop, monkeypatch):
+    """A subject's class on a grid far finer than its laws (as its other, narrow class
+    imposes): long blocks are interpolated from Chebyshev points, and equal the dense sums."""
+    from bacc._engine import beta_mixture as bm
+
+    used = []
+    interpolated = bm._interpolated
+
+    def counted(*args):
+        out = interpolated(*args)
+        used.append(out is not None)
+        return out
+
+    monkeypatch.setattr(bm, "_interpolated", counted)
+    fit = pop._fits[1]
+    j = 3  # one example of the class: a wide posterior
+    mean, sd = fit.subject_moments(j)
+    h = sd / 2000.0
+    g = max(mean - 8 * sd, 0.5 * h) + h * np.arange(int(16 * sd / h))
+    g = g[g < 1.0 - 0.5 * h]
+    got = fit.subject_densities([j, None], g, h)
+    assert any(used)
+    want = fit.subject_densities([j, None], g, h, dense=True)
+    np.testing.assert_allclose(got[1:-1], want[1:-1], rtol=1e-11, atol=0)

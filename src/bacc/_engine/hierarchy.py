@@ -835,8 +835,10 @@ class ClassFit:
         """Per-subject log marginal likelihoods at the fine nodes (on first use), shape
         ``(m_data, T, F)``; rows of nodes whose weights are all 0 (never used) are 0."""
         ll = self._ll_cheb
-        out = np.zeros((ll.shape[0],) + self.weights.shape)
         live = np.flatnonzero(self.weights.max(axis=1) > 0)
+        if live.size == ll.shape[1]:
+            return np.einsum("jtc,fc->jtf", ll, self._interp)
+        out = np.zeros((ll.shape[0],) + self.weights.shape)
         out[:, live] = np.einsum("jtc,fc->jtf", ll[:, live], self._interp)
         return out
 
