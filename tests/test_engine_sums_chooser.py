@@ -77,3 +77,39 @@ def test_every_caller_asks_the_chooser():
             if isinstance(node, ast.ImportFrom):
                 used = methods & {a.name for a in node.names}
                 assert not used, f"{name} imports {sorted(used)} from {node.module}"
+
+
+@pytest.mark.parametrize("key", ["p_worse/two/2/counted/0.03", "p_worse/flat/2/counted/0.03"])
+def test_re_recorded_p_worse_agree_with_the_reference(key):
+    """The values that changed when these cases were re-recorded (see
+    tests/support/sum_chooser_cases.py: a perfect window against a perfect or a large baseline)
+    are the 30-digit reference's: P(lambda_now - lambda_base < -margin) as the CDF of one
+    weighted sum of Betas with the baseline's weights negated."""
+    import warnings
+
+    import numpy as np
+    from references.reference import ref_cdf
+
+    from support import sum_chooser_cases as cases
+
+    _, pname, size, _, margin = key.split("/")
+    prior, margin = cases.PRIORS[pname], float(margin)
+    mats = cases.matrices()
+    names = [n for n, m in mats.items() if m.shape[0] == int(size)]
+    post = [cases._posterior(mats[n], prior) for n in names]
+    pairs = [(i, j) for i in range(len(names)) for j in range(len(names))]
+    changed = {("perfectx1", "perfectx1000"), ("perfectx1", "binary_largex1000")}
+    worst, checked = 0.0, 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for k, (i, j) in enumerate(pairs):
+            if (names[i], names[j]) not in changed:
+                continue
+            checked += 1
+            inc = post[i][2] & post[j][2]
+            w = 1.0 / inc.sum()
+            a = [*post[i][0][inc], *post[j][0][inc]]
+            b = [*post[i][1][inc], *post[j][1][inc]]
+            ref = float(ref_cdf(-margin, a, b, [w] * int(inc.sum()) + [-w] * int(inc.sum())))
+            worst = max(worst, abs(RECORDED[key][k] - ref))
+    assert checked == 2 and worst < 1e-12

@@ -20,6 +20,11 @@ The record was made with the engine choices written separately in ``bacc.distrib
     PYTHONPATH=/tmp/before/src:tests python tests/support/sum_chooser_cases.py --write
 
 ``tests/test_engine_sums_chooser.py`` checks that every number is reproduced to 1e-12.
+
+Re-recorded since: the two-class ``p_worse/*/2/counted/0.03`` cases, when small windows got
+their exact path (:mod:`bacc._engine.sums.small_counts`). The new values agree with the
+30-digit reference (``tests/references/reference.py``) to 1e-14 where the recorded ones were
+off by up to 1.1e-9; ``test_re_recorded_p_worse_agree_with_the_reference`` checks them.
 """
 
 from __future__ import annotations
