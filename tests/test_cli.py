@@ -403,6 +403,7 @@ def test_every_install_hint_in_the_product_is_quoted_for_a_shell():
         require("bacc_no_such_module_x", "plot", "plots")
 
 
+@pytest.mark.slow
 def test_demo_prints_tables_and_writes_the_report_within_a_minute(tmp_path):
     t0 = time.perf_counter()
     proc = run("demo", cwd=tmp_path)

@@ -541,6 +541,7 @@ def spark():
 
 @spark_only
 @needs["narwhals"]
+@pytest.mark.slow
 def test_pyspark_counts_what_a_plain_python_count_gives(spark):
     rows = list(zip(DATA["det"], DATA["y"], DATA["p"], strict=True))
     df = spark.createDataFrame(rows, "det string, y string, p string")

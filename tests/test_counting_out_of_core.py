@@ -63,6 +63,7 @@ def big_file(tmp_path_factory):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@pytest.mark.slow
 def test_file_larger_than_the_memory_limit_is_counted_exactly(big_file):
     path, expected = big_file
     size = path.stat().st_size

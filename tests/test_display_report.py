@@ -302,6 +302,7 @@ def small_page(page, tmp_path_factory) -> Path:
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("which", ["small_page", "demo_page", "groups_page", "long_page",
                                    "metrics_page"])
+@pytest.mark.slow
 def test_report_fits_every_screen(browser, request, which, width, tmp_path):
     path = request.getfixturevalue(which)
     ctx, tab, problems = open_tab(browser, path, width)
@@ -349,6 +350,7 @@ def test_demo_report_shows_the_classifiers(browser, demo_page):
     assert f"{ev.balanced_accuracy_summary.mean:.4f}" in text
 
 
+@pytest.mark.slow
 def test_groups_report_sorts_and_reads_without_script(browser, groups_page):
     ctx, tab, _ = open_tab(browser, groups_page, 1280)
     rows = "section table.sortable tbody tr"
@@ -441,6 +443,7 @@ def measure_layout(browser, path: Path, width: int) -> dict:
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("which", ["demo_page", "metrics_page", "population_page", "long_page",
                                    "small_page", "monitor_page"])
+@pytest.mark.slow
 def test_no_cell_is_clipped_no_grid_cut_no_figure_text_struck(browser, request, which, width):
     path = request.getfixturevalue(which)
     m = measure_layout(browser, path, width)

@@ -67,6 +67,7 @@ def classes(rng, m, big):
 
 @pytest.mark.parametrize("m", [2, 3, 10])
 @pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.slow
 def test_pairs_equal_the_paired_lattice(m, seed):
     rng = np.random.default_rng(seed * 10 + m)
     alpha = np.stack([classes(rng, m, big=True) + 0.5 for _ in range(12)])

@@ -87,9 +87,7 @@ def test_re_recorded_p_worse_agree_with_the_reference(key):
     weighted sum of Betas with the baseline's weights negated."""
     import warnings
 
-    import numpy as np
     from references.reference import ref_cdf
-
     from support import sum_chooser_cases as cases
 
     _, pname, size, _, margin = key.split("/")

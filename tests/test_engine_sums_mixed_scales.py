@@ -337,6 +337,7 @@ def test_a_narrow_part_inside_a_narrow_part_is_tabulated_coarsely():
     ("n", "k"),
     [([4051, 5, 81402579], [0, 2, 72363902]), ([163763, 4, 11609623], [163763, 3, 4003433])],
 )
+@pytest.mark.slow
 def test_a_few_examples_beside_two_huge_classes_jeffreys(n, k):
     # the class of 4 or 5 examples spans the whole posterior, and its density is rough at the
     # ends of its support; the two others are ~1000x narrower and set a lattice step of about

@@ -176,6 +176,7 @@ def _independent_chunk(cm, design, metric, n, rng):
         ("g_mean", "random", [[30, 4, 2], [5, 25, 6], [1, 3, 40]]),
     ],
 )
+@pytest.mark.slow
 def test_monte_carlo_metrics_against_an_independent_monte_carlo(metric, design, cm):
     n_ref = 10_000_000
     x = independent_draws(cm, design, metric, n_ref, 3)
@@ -318,6 +319,7 @@ def test_zero_division_follows_scikit_learn_with_nan():
     assert 0.0 < r.lower < r.upper < 1.0
 
 
+@pytest.mark.slow
 def test_random_design_accuracy_is_the_beta_of_the_diagonal():
     cm = np.array([[40, 5, 3], [6, 30, 4], [2, 7, 25]])
     r = bacc.posterior_metric(cm, "accuracy", design="random")
@@ -388,6 +390,7 @@ def mp_rate_moments(rate, sa, sb, fa, fb, pi):
         ("accuracy", 8, 4, 3, 9, 0.6),
     ],
 )
+@pytest.mark.slow
 def test_rate_at_prevalence_moments_and_density_equal_mpmath(rate, sa, sb, fa, fb, pi):
     """The mean and variance (double integral) against nested mpmath quadrature, and the
     density (the derivative of the CDF's integral) against a central difference of mpmath's

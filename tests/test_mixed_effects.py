@@ -129,6 +129,7 @@ def mcmc():
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.slow
 def test_population_posterior_agrees_with_a_long_mcmc_run(mcmc, name):
     """Mean and CDF within 4.5 Monte Carlo standard errors (from the spread of chain means)."""
     pop, draws = mcmc[name]
@@ -256,6 +257,7 @@ def _simulate(rng, l, m):
 
 
 @pytest.mark.parametrize("l", [2, 3])
+@pytest.mark.slow
 def test_simulation_based_calibration(l):
     """The posterior CDF at the true population balanced accuracy is uniform (KS, 150 runs)."""
     rng = np.random.default_rng(100 + l)
@@ -270,6 +272,7 @@ def test_simulation_based_calibration(l):
     assert np.std(u) > 0.2
 
 
+@pytest.mark.slow
 def test_simulation_based_calibration_beta_binomial():
     rng = np.random.default_rng(7)
     u = []

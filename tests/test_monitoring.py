@@ -442,6 +442,7 @@ CHILD = textwrap.dedent(
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@pytest.mark.slow
 def test_window_query_runs_on_a_parquet_file_larger_than_the_memory_limit(tmp_path):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
@@ -513,6 +514,7 @@ def test_report_lists_detectors_in_alarm_first(monitor_page, reference):
 
 
 @pytest.mark.parametrize("width", (390, 768, 1280))
+@pytest.mark.slow
 def test_monitoring_report_fits_every_screen(monitor_page, width, tmp_path):
     from support.browser import MEASURE, chromium, open_tab
 

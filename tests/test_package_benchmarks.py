@@ -91,6 +91,7 @@ def test_timing_helper_is_the_only_clock():
             assert not (_imported(_tree(path)) & CLOCKS), path.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
 def test_quick_run(path, tmp_path):
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "MPLBACKEND": "Agg"}

@@ -91,6 +91,7 @@ def test_quantiles_within_bar_of_mpmath(label, a, b, w):
 
 
 @pytest.mark.parametrize(("label", "a", "b", "w"), CASES_3[:3], ids=_ids)
+@pytest.mark.slow
 def test_quantiles_within_bar_of_mpmath_three_classes(label, a, b, w):
     # three-class references are nested quadratures (a minute per quantile): three of them
     _check_quantiles(a, b, w, (0.001, 0.5, 0.975))
@@ -134,6 +135,7 @@ def test_mean_and_variance_are_exact(label, a, b, w):
 
 
 @pytest.mark.parametrize("n_classes", [10, 100, 1000])
+@pytest.mark.slow
 def test_many_classes_agree_with_finer_lattice_and_monte_carlo(n_classes):
     rng = np.random.default_rng(n_classes)
     n = rng.integers(1, 300, n_classes)

@@ -317,6 +317,7 @@ def _mc_counts(a, b, w, x, draws, seed):
     return counts
 
 
+@pytest.mark.slow
 def test_thousand_components_against_monte_carlo():
     a, b, w = thousand_components()
     draws = int(float(os.environ.get("REFCF_MC_DRAWS", "200000")))
