@@ -34,7 +34,8 @@ extensions = [
 
 # -- sources ------------------------------------------------------------------------------------
 root_doc = "index"
-exclude_patterns = ["_build", "_generated", "**.ipynb_checkpoints", "examples"]
+exclude_patterns = ["_build", "_generated", "**.ipynb_checkpoints", "examples",
+                    "sg_execution_times.rst", "**/sg_execution_times.rst"]
 templates_path = ["_templates"]
 default_role = "py:obj"
 nitpicky = False
