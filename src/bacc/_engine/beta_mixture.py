@@ -50,7 +50,7 @@ import numpy as np
 from scipy import sparse
 from scipy import special as sc
 
-__all__ = ["beta_mixture"]
+__all__ = ["barycentric_matrix", "beta_mixture", "chebyshev_points"]
 
 _ROWS = 64  # grid points per block
 _CUT = 46.0  # nodes whose terms are below e^-46 of the block's smallest sum are left out
@@ -158,15 +158,34 @@ def _blocks(g, h: float, smooth: float, first: int, stop: int):
         r0 = r1
 
 
+def chebyshev_points(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Chebyshev points of the second kind on [-1, 1] and their barycentric weights."""
+    j = np.arange(n)
+    pts = np.cos(np.pi * j / (n - 1))[::-1]
+    w = (-1.0) ** j
+    w[0] *= 0.5
+    w[-1] *= 0.5
+    return pts, w
+
+
+def barycentric_matrix(pts: np.ndarray, w: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The matrix taking values at ``pts`` (barycentric weights ``w``) to the interpolant's
+    values at ``at``; a point of ``at`` that is a node takes that node's value exactly."""
+    d = at[:, None] - pts[None, :]
+    exact = d == 0
+    d[exact] = 1.0
+    m = w / d
+    m /= m.sum(axis=1, keepdims=True)
+    rows = exact.any(axis=1)
+    m[rows] = exact[rows].astype(float)
+    return m
+
+
 @functools.lru_cache(maxsize=4)
 def _chebyshev(p: int):
     """Chebyshev points of the second kind on [-1, 1], their barycentric weights and the
     matrix from values to Chebyshev coefficients."""
-    j = np.arange(p)
-    pts = np.cos(np.pi * j / (p - 1))[::-1]
-    w = (-1.0) ** j
-    w[0] *= 0.5
-    w[-1] *= 0.5
+    pts, w = chebyshev_points(p)
     return pts, w, np.linalg.inv(np.polynomial.chebyshev.chebvander(pts, p - 1))
 
 
@@ -185,12 +204,4 @@ def _interpolated(lo: float, hi: float, at, coef, weights):
     c = to_coef @ lv
     if np.abs(c[-2:]).max() > _TOL * max(1.0, float(np.abs(lv).max())):
         return None
-    u = (at - mid) / half
-    d = u[:, None] - pts[None, :]
-    exact = d == 0.0
-    d[exact] = 1.0
-    m = bw / d
-    m /= m.sum(axis=1, keepdims=True)
-    rows = exact.any(axis=1)
-    m[rows] = exact[rows].astype(float)
-    return np.exp(m @ lv)
+    return np.exp(barycentric_matrix(pts, bw, (at - mid) / half) @ lv)

@@ -58,6 +58,7 @@ import numpy as np
 from scipy import special as sc
 
 from .beta import posterior_parameters
+from .beta_mixture import barycentric_matrix, chebyshev_points
 
 __all__ = ["ClassFit", "NormalBinomialPrior", "BetaBinomialPrior"]
 
@@ -133,16 +134,6 @@ def _log_rising(a, k):
     return out
 
 
-def _chebyshev(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Chebyshev points of the second kind on [-1, 1] and their barycentric weights."""
-    j = np.arange(n)
-    pts = np.cos(np.pi * j / (n - 1))[::-1]
-    w = (-1.0) ** j
-    w[0] *= 0.5
-    w[-1] *= 0.5
-    return pts, w
-
-
 
 
 def _row_mass(lp, interp, scale) -> np.ndarray:
@@ -151,17 +142,6 @@ def _row_mass(lp, interp, scale) -> np.ndarray:
     dead = lp.max(axis=1) < lp.max() - _DEAD
     lpf[dead] = -np.inf
     return np.exp(lpf - lpf.max()).sum(axis=1) * scale
-
-
-def _barycentric_matrix(pts, w, at) -> np.ndarray:
-    d = at[:, None] - pts[None, :]
-    exact = d == 0
-    d[exact] = 1.0
-    m = w / d
-    m /= m.sum(axis=1, keepdims=True)
-    rows = exact.any(axis=1)
-    m[rows] = exact[rows].astype(float)
-    return m
 
 
 # 1 / prod_{m != i} (i - m) for the six-point Lagrange basis on 0..5
@@ -174,10 +154,10 @@ def _rules(widen: int, cheb: int = _CHEB):
     matrix from values to Chebyshev coefficients, with ``1.5^widen`` times the base points."""
     c = int(round((cheb - 1) * 1.5**widen)) + 1
     f = int(round((_FINE - 1) * 1.5**widen)) + 1
-    pts, w = _chebyshev(c)
+    pts, w = chebyshev_points(c)
     fine = np.linspace(-1.0, 1.0, f)
     to_coef = np.linalg.inv(np.polynomial.chebyshev.chebvander(pts, c - 1))  # values -> coefs
-    return pts, w, fine, _barycentric_matrix(pts, w, fine), to_coef
+    return pts, w, fine, barycentric_matrix(pts, w, fine), to_coef
 
 
 class ClassFit:
@@ -591,7 +571,7 @@ class ClassFit:
             u = (x - self._centre[r]) / (self._scale[r] * self._umax)
             inside = np.flatnonzero(np.abs(u) <= 1.0)
             if inside.size:
-                m = _barycentric_matrix(self._cpts, self._cw, u[inside])
+                m = barycentric_matrix(self._cpts, self._cw, u[inside])
                 out[inside] += np.exp(m @ self._lp[r] - self.log_evidence)
         return out * self._dv
 
