@@ -25,6 +25,7 @@ NUMERICS = {
     "distributions",
     "posterior",
     "intervals",
+    "anytime",
     "significance",
     "comparison",
     "ranking",

@@ -29,6 +29,8 @@ Numerics
     * :mod:`.evaluation`: :func:`evaluate`, everything about one confusion matrix in one result.
     * :mod:`.intervals`: exact and approximate confidence intervals of the accuracy and the
       balanced accuracy.
+    * :mod:`.anytime`: anytime-valid intervals and confidence sequences, valid at every look
+      of a stream of labels and under any stopping rule.
     * :mod:`.significance`: the exact binomial test against chance and McNemar's exact test.
     * :mod:`.comparison`: the probability that one classifier is better than another, and the
       posterior of their difference (independent test sets or one shared test set).
@@ -84,6 +86,9 @@ _WHERE = {
     "ClassResult": ".evaluation",
     "Evaluation": ".evaluation",
     "PosteriorSummary": ".evaluation",
+    "ConfidenceSequence": ".anytime",
+    "anytime_interval": ".anytime",
+    "confidence_sequence": ".anytime",
     "ClassInterval": ".intervals",
     "Interval": ".intervals",
     "approx_class_intervals": ".intervals",
@@ -155,6 +160,9 @@ __all__ = [
     "evaluate",
     "evaluate_many",
     "exact_interval",
+    "anytime_interval",
+    "confidence_sequence",
+    "ConfidenceSequence",
     "fold_sem_interval",
     "mcnemar_exact",
     "metrics",

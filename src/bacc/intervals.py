@@ -83,10 +83,10 @@ from ._engine.bounds.per_class import (
 from ._engine.helpers.convert import jsonable
 from ._engine.helpers.validate import (
     check_confidence,
+    check_counts,
     check_method,
     check_metric,
     check_sides,
-    unmasked,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes
 from .errors import BaccError, BaccWarning
@@ -105,26 +105,6 @@ __all__ = [
     "exact_interval",
     "fold_sem_interval",
 ]
-
-def _check_counts(k, n) -> tuple[np.ndarray, np.ndarray]:
-    k, n = unmasked(k, "k"), unmasked(n, "n")
-    try:
-        k = np.asarray(k)
-        n = np.asarray(n)
-        k, n = np.broadcast_arrays(k, n)
-    except ValueError:
-        raise BaccError("k and n must have broadcastable shapes") from None
-    for name, v in (("k", k), ("n", n)):
-        if v.dtype.kind not in "biuf":
-            raise BaccError(f"{name} must be whole numbers, got dtype {v.dtype}")
-        if not np.all(np.isfinite(v)) or np.any(v != np.round(v)):
-            raise BaccError(f"{name} must be whole numbers")
-    if np.any(k < 0):
-        raise BaccError(f"k (correct) must be >= 0, got {k[k < 0].ravel()[0].item()!r}")
-    if np.any(k > n):
-        raise BaccError("k (correct) must not exceed n (examples)")
-    return k.astype(float), n.astype(float)
-
 
 def clopper_pearson(k, n, *, confidence: float = 0.95, sides: str = "two"):
     """Clopper-Pearson (exact binomial) confidence bounds for ``k`` successes out of ``n``.
@@ -170,7 +150,7 @@ def clopper_pearson(k, n, *, confidence: float = 0.95, sides: str = "two"):
     """
     c = check_confidence(confidence)
     check_sides(sides)
-    k, n = _check_counts(k, n)
+    k, n = check_counts(k, n)
     lo, hi = cp_bounds(k, n, tail_level(c, sides), sides)
     if lo.ndim == 0:
         return float(lo), float(hi)
@@ -294,6 +274,9 @@ METHODS = {
                        "Šidák (1967); independent classes"),
         IntervalMethod("buehler", True, ("balanced_accuracy",),
                        "Buehler bound: exact test inverted, nuisance maximised", "Buehler (1957)"),
+        IntervalMethod("anytime", True, ("accuracy", "balanced_accuracy"),
+                       "anytime-valid confidence sequence (beta-binomial mixture martingale)",
+                       "Robbins (1970); Howard et al. (2021)"),
         IntervalMethod("wald", False, ("accuracy", "balanced_accuracy"),
                        "Wald / normal approximation", "Sandler & Dirac (2024)"),
         IntervalMethod("wilson", False, ("accuracy", "balanced_accuracy"), "Wilson score",
@@ -306,7 +289,8 @@ METHODS = {
 }
 
 
-#: Exact methods for the balanced accuracy (:func:`exact_interval`).
+#: Exact methods for the balanced accuracy (:func:`exact_interval`; the ``"anytime"`` method,
+#: valid at every look of a stream, is :func:`bacc.anytime_interval`).
 EXACT_METHODS = tuple(m for m, v in METHODS.items() if v.guaranteed and v.metrics == ("balanced_accuracy",))
 #: Methods of :func:`approx_interval`.
 APPROX_METHODS = tuple(m for m, v in METHODS.items() if not v.guaranteed)

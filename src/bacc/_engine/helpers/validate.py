@@ -354,3 +354,25 @@ def _short(value) -> str:
         value = value.item()
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_counts(k, n) -> tuple[np.ndarray, np.ndarray]:
+    """Counts ``k`` correct out of ``n`` as float arrays of one broadcast shape, or a clear
+    error (not whole numbers, negative, ``k > n``)."""
+    k, n = unmasked(k, "k"), unmasked(n, "n")
+    try:
+        k = np.asarray(k)
+        n = np.asarray(n)
+        k, n = np.broadcast_arrays(k, n)
+    except ValueError:
+        raise BaccError("k and n must have broadcastable shapes") from None
+    for name, v in (("k", k), ("n", n)):
+        if v.dtype.kind not in "biuf":
+            raise BaccError(f"{name} must be whole numbers, got dtype {v.dtype}")
+        if not np.all(np.isfinite(v)) or np.any(v != np.round(v)):
+            raise BaccError(f"{name} must be whole numbers")
+    if np.any(k < 0):
+        raise BaccError(f"k (correct) must be >= 0, got {k[k < 0].ravel()[0].item()!r}")
+    if np.any(k > n):
+        raise BaccError("k (correct) must not exceed n (examples)")
+    return k.astype(float), n.astype(float)
