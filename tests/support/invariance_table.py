@@ -117,6 +117,18 @@ def _weights(form: str, d: Data):
     raise AssertionError(form)
 
 
+def _tuned_for(form: str, d: Data):
+    """A per-class ``tuned_for`` (50 + 100 x the class's weight) in one form."""
+    value = {c: 50.0 + 100.0 * w for c, w in d.weights.items()}
+    if form == "dict":
+        return value
+    if form == "series":
+        return pd.Series(value).iloc[::-1]
+    if form == "list_in_class_order":
+        return [value[c] for c in d.classes]
+    raise AssertionError(form)
+
+
 @dataclass(frozen=True)
 class Row:
     """How to call one public function on a data set, and what it must keep.
@@ -243,6 +255,20 @@ ROWS: dict[str, Row] = {
     "exact_interval": Row(
         lambda d, form: bacc.exact_interval(_matrix(form, d.cm()), weights=d.weights),
         forms=MATRIX_FORMS),
+    "anytime_interval": Row(
+        lambda d, form: bacc.anytime_interval(_matrix(form, d.cm()), weights=d.weights),
+        forms=MATRIX_FORMS),
+    "anytime_interval[tuned_for]": Row(
+        lambda d, form: bacc.anytime_interval(d.cm(), tuned_for=_tuned_for(form, d)),
+        forms=("dict", "series", "list_in_class_order"),
+        note="tuned_for per class, keyed by label or in class order"),
+    # the sequence depends on the order of arrival; its last look without the running
+    # intersection is the interval of the counts, which does not
+    "confidence_sequence": Row(
+        lambda d, form: bacc.confidence_sequence(
+            _seq(form, d.y_true), _seq(form, d.y_pred), weights=d.weights,
+            running_intersection=False, looks=[len(d.y_true)]),
+        forms=SEQ_FORMS),
     "approx_interval": Row(
         lambda d, form: bacc.approx_interval(_matrix(form, d.cm()), weights=d.weights),
         forms=MATRIX_FORMS),
@@ -316,7 +342,7 @@ NO_DATA = {
     "ClassInterval", "ClassResult", "Comparison", "CoverageResult", "Evaluation", "Interval",
     "GroupedCounts", "McNemarTest", "MethodCoverage", "PairedDifference", "Population",
     "PosteriorSummary", "Ranking", "LabelPlan", "NextClass", "NextLabel", "MetricPosterior",
-    "Monitoring",
+    "Monitoring", "ConfidenceSequence",
 }
 
 

@@ -74,6 +74,38 @@ def _prior(p, c):
     return np.maximum(c * p, PRIOR_FLOOR), np.maximum(c * (1.0 - p), PRIOR_FLOOR)
 
 
+#: Above this many examples the log-ratio is computed in the form without cancellation.
+_STABLE_FROM = 1e5
+_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
+
+
+def _stirling_rest(z):
+    """``lgamma(z) - ((z - 1/2) log z - z + log(2 pi) / 2)``: series for z >= 10, direct below."""
+    z = np.asarray(z, dtype=float)
+    zz = np.maximum(z, 10.0)
+    r = 1.0 / zz
+    r2 = r * r
+    series = r * (1.0 / 12 - r2 * (1.0 / 360 - r2 * (1.0 / 1260 - r2 / 1680)))
+    small = np.minimum(z, 10.0)
+    direct = sc.gammaln(small) - ((small - 0.5) * np.log(small) - small + _HALF_LOG_2PI)
+    return np.where(z >= 10.0, series, direct)
+
+
+def _log_ratio_large(p, k, n, a, b):
+    """``betaln(a + k, b + n - k) - betaln(a, b) - k log p - (n - k) log(1 - p)`` without the
+    cancellation of terms of size ``n`` (Stirling's form of each log-gamma, the likelihood
+    ratio written through ``D = (a + k) - (a + b + n) p``)."""
+    m = n - k
+    big_a, big_b = a + k, b + m
+    big_n = big_a + big_b
+    d = (a + k) - (a + b + n) * p
+    main = (sc.xlog1py(k, d / (big_n * p)) + sc.xlog1py(m, -d / (big_n * (1.0 - p)))
+            + a * np.log(big_a / big_n) + b * np.log(big_b / big_n)
+            + 0.5 * np.log(big_n / (big_a * big_b)) + _HALF_LOG_2PI)
+    rest = _stirling_rest(big_a) + _stirling_rest(big_b) - _stirling_rest(big_n)
+    return main + rest - sc.betaln(a, b)
+
+
 def log_mixture(p, k, n, c, side: str = "two") -> np.ndarray:
     """``log M_n(p)``: the log of the mixture martingale at the null ``p`` (vectorised).
 
@@ -88,8 +120,14 @@ def log_mixture(p, k, n, c, side: str = "two") -> np.ndarray:
     a, b = _prior(p, c)
     m = n - k
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        out = (sc.betaln(a + k, b + m) - sc.betaln(a, b)
-               - sc.xlogy(k, p) - sc.xlog1py(m, -p))
+        big = n > _STABLE_FROM
+        if np.any(big):
+            out = np.where(big, _log_ratio_large(p, k, n, a, b),
+                           sc.betaln(a + k, b + m) - sc.betaln(a, b)
+                           - sc.xlogy(k, p) - sc.xlog1py(m, -p))
+        else:
+            out = (sc.betaln(a + k, b + m) - sc.betaln(a, b)
+                   - sc.xlogy(k, p) - sc.xlog1py(m, -p))
         if side == "lower":
             # P(q >= p) under the posterior Beta(a + k, b + m), over the same under the prior
             out = out + np.log(sc.betainc(b + m, a + k, 1.0 - p)) - np.log(sc.betainc(b, a, 1.0 - p))

@@ -1,0 +1,356 @@
+"""Anytime-valid intervals (bacc.anytime): the martingale against quadrature, the bounds against
+root finding and brute force, coverage under continuous peeking by simulation, and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+import bacc
+from bacc._engine.bounds import anytime as engine
+from bacc.anytime import anytime_bounds
+
+ALPHA = 0.05
+L = math.log(1 / ALPHA)
+
+
+def _mixture_quadrature(p0, k, n, c, side):
+    """The mixture of likelihood ratios by mpmath quadrature over the prior (50 digits)."""
+    mp.mp.dps = 50
+    p0, c = mp.mpf(p0), mp.mpf(c)
+    a, b = max(c * p0, mp.mpf(0.5)), max(c * (1 - p0), mp.mpf(0.5))
+    if side == "upper":
+        return _mixture_quadrature(1 - p0, n - k, n, c, "lower")
+    dens = lambda q: q ** (a - 1) * (1 - q) ** (b - 1) / mp.beta(a, b)  # noqa: E731
+    lr = lambda q: (q / p0) ** k * ((1 - q) / (1 - p0)) ** (n - k)  # noqa: E731
+    lo = p0 if side == "lower" else mp.mpf(0)
+    points = [lo, p0, 1] if side == "two" else [lo, 1]
+    num = mp.quad(lambda q: lr(q) * dens(q), sorted(set(points)))
+    if side == "lower":
+        num /= mp.quad(dens, [lo, 1])
+    return float(mp.log(num))
+
+
+@pytest.mark.parametrize("side", ["two", "lower", "upper"])
+@pytest.mark.parametrize("p0,k,n,c", [(0.5, 30, 50, 12.0), (0.9, 95, 100, 40.0),
+                                      (0.2, 3, 40, 5.0), (0.97, 60, 60, 125.0),
+                                      (0.999, 990, 1000, 300.0), (0.3, 0, 7, 2.5)])
+def test_log_mixture_equals_quadrature(side, p0, k, n, c):
+    got = float(engine.log_mixture(p0, k, n, c, side))
+    assert got == pytest.approx(_mixture_quadrature(p0, k, n, c, side), rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize("side", ["two", "lower"])
+@pytest.mark.parametrize("p,c", [(0.5, 10.0), (0.93, 125.0), (0.999, 30.0)])
+def test_the_mixture_is_a_martingale_under_its_null(side, p, c):
+    """E[M_{n+1} | k, n] = p M(k + 1, n + 1) + (1 - p) M(k, n + 1) = M(k, n), exactly."""
+    n = np.arange(0, 60)
+    for k in (np.zeros_like(n), n // 2, n):
+        now = np.exp(engine.log_mixture(p, k, n, c, side))
+        nxt = (p * np.exp(engine.log_mixture(p, k + 1, n + 1, c, side))
+               + (1 - p) * np.exp(engine.log_mixture(p, k, n + 1, c, side)))
+        np.testing.assert_allclose(nxt, now, rtol=1e-10)
+
+
+@pytest.mark.parametrize("k,n", [(900, 1000), (0, 10), (10, 10), (3, 50), (999, 1000), (1, 1),
+                                 (0, 1), (50, 100), (123456, 200000)])
+@pytest.mark.parametrize("tuned", [30, 1000])
+def test_bounds_are_the_ends_of_the_set(k, n, tuned):
+    c = float(engine.concentration(tuned, ALPHA))
+    lo, hi = anytime_bounds(k, n, tuned_for=tuned)
+    f = lambda p: float(engine.log_mixture(p, k, n, c)) - L  # noqa: E731
+    p_hat = k / n
+    if k == 0:
+        assert lo == 0.0
+    else:
+        ref = optimize.brentq(f, 1e-300, p_hat, xtol=1e-15, rtol=1e-15)
+        assert lo == pytest.approx(ref, abs=1e-12)
+        assert f(lo) >= -1e-9  # from the side where the null is ruled out
+    if k == n:
+        assert hi == 1.0
+    else:
+        ref = optimize.brentq(f, max(p_hat, 1e-300), 1 - 1e-16, xtol=1e-15, rtol=1e-15)
+        assert hi == pytest.approx(ref, abs=1e-12)
+
+
+def test_one_sided_bound_is_tighter_and_wider_than_fixed_n():
+    for k, n in [(40, 50), (900, 1000), (5, 30)]:
+        lo2, _ = anytime_bounds(k, n)
+        lo1, hi1 = anytime_bounds(k, n, sides="lower")
+        assert hi1 == 1.0 and lo1 > lo2
+        # wider than the Clopper-Pearson interval for a sample size fixed in advance
+        cp_lo = stats.beta.ppf(ALPHA / 2, k, n - k + 1)
+        assert lo2 < cp_lo
+        _, hi_u = anytime_bounds(k, n, sides="upper")
+        assert 1 - anytime_bounds(n - k, n, sides="lower")[0] == pytest.approx(hi_u, abs=1e-14)
+
+
+def _brute_two_class(k, n, tuned, w):
+    c = engine.concentration(tuned, ALPHA)
+    grid = np.linspace(0, 1, 6001)
+    f1 = engine.log_mixture(grid[:, None], k[0], n[0], c)
+    f2 = engine.log_mixture(grid[None, :], k[1], n[1], c)
+    inside = (f1 + f2) < L
+    value = w[0] * grid[:, None] + w[1] * grid[None, :]
+    return value[inside].min(), value[inside].max()
+
+
+@pytest.mark.parametrize("k,n,w", [((90, 40), (100, 50), (0.5, 0.5)),
+                                   ((9, 400), (10, 500), (0.5, 0.5)),
+                                   ((0, 30), (5, 30), (0.5, 0.5)),
+                                   ((999, 80), (1000, 100), (0.5, 0.5)),
+                                   ((45, 20), (50, 40), (0.7, 0.3))])
+def test_balanced_accuracy_bounds_equal_brute_force(k, n, w):
+    """The dual's bounds against the set's minimum and maximum on a 6001 x 6001 grid."""
+    cm = [[k[0], n[0] - k[0]], [n[1] - k[1], k[1]]]
+    iv = bacc.anytime_interval(cm, tuned_for=100, weights=list(w))
+    lo, hi = _brute_two_class(np.array(k), np.array(n), 100, np.array(w))
+    step = 2e-4
+    assert iv.lower == pytest.approx(lo, abs=step) and iv.lower <= lo + 1e-12
+    assert iv.upper == pytest.approx(hi, abs=step) and iv.upper >= hi - 1e-12
+
+
+def test_three_classes_equal_constrained_optimisation():
+    k, n = np.array([40.0, 70.0, 15.0]), np.array([50.0, 100.0, 20.0])
+    c = engine.concentration(100, ALPHA)
+    cons = {"type": "ineq",
+            "fun": lambda p: L - float(np.sum(engine.log_mixture(p, k, n, c)))}
+    best = min(
+        optimize.minimize(lambda p: p.mean(), x0=start, bounds=[(1e-9, 1 - 1e-9)] * 3,
+                          constraints=[cons], method="SLSQP", options={"ftol": 1e-14}).fun
+        for start in (k / n, k / n - 0.05))
+    cm = np.diag(k.astype(int)) + np.array([[0, 10, 0], [30, 0, 0], [5, 0, 0]])
+    iv = bacc.anytime_interval(cm, tuned_for=100)
+    assert iv.lower == pytest.approx(best, abs=1e-6)
+
+
+def test_balanced_accuracy_exploits_the_slack_of_the_union_bound():
+    """At the tuned size the two-class sequence is at most 1.2 x the fixed-n union-bound width
+    (the aim), while each class's own sequence is wider than its Clopper-Pearson interval."""
+    for n, acc in [(100, (0.9, 0.8)), (1000, (0.9, 0.8)), (1000, (0.6, 0.95))]:
+        k = [round(a * n) for a in acc]
+        cm = [[k[0], n - k[0]], [n - k[1], k[1]]]
+        seq = bacc.anytime_interval(cm, tuned_for=n)
+        fixed = bacc.exact_interval(cm, method="union")
+        assert seq.width <= 1.2 * fixed.width
+        assert seq.lower < seq.estimate < seq.upper
+
+
+def _crossing_share(p, labels, streams, tuned, seed):
+    """Share of streams in which the sequence of one proportion ever excludes p, and the same
+    for the 95 % Clopper-Pearson interval recomputed after every label."""
+    rng = np.random.default_rng(seed)
+    n = np.arange(1, labels + 1)
+    ks = np.arange(0, labels + 1)
+    c = engine.concentration(tuned, ALPHA)
+    # for each n, the counts k at which p is excluded: k <= lo_n or k >= hi_n
+    lo_crit = np.full(labels, -1)
+    hi_crit = np.full(labels, labels + 1)
+    cp_lo = stats.binom.ppf(ALPHA / 2, n, p)  # CP excludes p iff a binomial tail test rejects
+    for i, m in enumerate(n):
+        out = engine.log_mixture(p, ks[: m + 1], m, c) >= L
+        below = np.nonzero(out[: int(round(p * m)) + 1])[0]
+        above = np.nonzero(out[int(round(p * m)):])[0]
+        lo_crit[i] = below.max() if below.size else -1
+        hi_crit[i] = int(round(p * m)) + above.min() if above.size else labels + 1
+    lower_tail = stats.binom.cdf(ks[None, :], n[:, None], p) <= ALPHA / 2
+    upper_tail = stats.binom.sf(ks[None, :] - 1, n[:, None], p) <= ALPHA / 2
+    cp_lo = np.array([row.nonzero()[0].max() if row.any() else -1 for row in lower_tail])
+    cp_hi = np.array([row.nonzero()[0].min() if row.any() else labels + 1 for row in upper_tail])
+    seq_fail = cp_fail = 0
+    for start in range(0, streams, 500):
+        size = min(500, streams - start)
+        k = np.cumsum(rng.random((size, labels)) < p, axis=1)
+        seq_fail += np.any((k <= lo_crit) | (k >= hi_crit), axis=1).sum()
+        cp_fail += np.any((k <= cp_lo) | (k >= cp_hi), axis=1).sum()
+    return seq_fail / streams, cp_fail / streams
+
+
+@pytest.mark.parametrize("p", [0.5, 0.9, 0.995])
+def test_coverage_under_continuous_peeking(p):
+    """Looked at after every label up to 1 000 labels in 4 000 streams, the sequence ever
+    excludes the truth in at most alpha of streams (+ 3 Monte Carlo standard errors), while the
+    fixed-n Clopper-Pearson interval does far more often."""
+    streams = 4000
+    seq, cp = _crossing_share(p, 1000, streams, tuned=100, seed=7)
+    se = math.sqrt(ALPHA * (1 - ALPHA) / streams)
+    assert seq <= ALPHA + 3 * se
+    assert cp > 2 * ALPHA
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("p", [0.5, 0.9, 0.995])
+def test_coverage_under_continuous_peeking_long(p):
+    """10 000 streams of 10 000 labels each (the README's experiment)."""
+    streams = 10_000
+    seq, cp = _crossing_share(p, 10_000, streams, tuned=1000, seed=11)
+    se = math.sqrt(ALPHA * (1 - ALPHA) / streams)
+    assert seq <= ALPHA + 3 * se
+    assert cp > 3 * ALPHA
+
+
+def _product_crossing(prevalence, acc, labels, streams, tuned, seed):
+    """Share of streams where the product martingale at the true accuracies ever reaches
+    1/alpha: the event that contains every failure of the balanced-accuracy sequence."""
+    rng = np.random.default_rng(seed)
+    acc = np.asarray(acc)
+    c = engine.concentration(tuned, ALPHA)
+    fails = 0
+    for _ in range(streams // 200):
+        cls = rng.choice(len(prevalence), size=(200, labels), p=prevalence)
+        ok = rng.random((200, labels)) < acc[cls]
+        total = np.zeros((200, labels))
+        for j in range(len(prevalence)):
+            nj = np.cumsum(cls == j, axis=1)
+            kj = np.cumsum((cls == j) & ok, axis=1)
+            total += engine.log_mixture(acc[j], kj, nj, c)
+        fails += np.any(total >= L, axis=1).sum()
+    return fails / streams
+
+
+@pytest.mark.parametrize("prevalence,acc", [((0.95, 0.05), (0.97, 0.7)),
+                                            ((0.2, 0.2, 0.2, 0.2, 0.2), (0.9, 0.8, 0.6, 0.95, 0.5))])
+def test_balanced_accuracy_coverage_under_continuous_peeking(prevalence, acc):
+    streams = 2000
+    share = _product_crossing(prevalence, acc, 1000, streams, tuned=100, seed=3)
+    assert share <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / streams)
+
+
+def test_sequence_failures_lie_inside_the_martingale_event():
+    """On streams of a two-class design, every look where the computed interval excludes the
+    true balanced accuracy is one where the product martingale at the truth is >= 1/alpha."""
+    rng = np.random.default_rng(5)
+    acc = np.array([0.9, 0.6])
+    truth = acc.mean()
+    c = engine.concentration(100, ALPHA)
+    for _ in range(6):
+        t = (rng.random(300) < 0.3).astype(int)
+        ok = rng.random(300) < acc[t]
+        seq = bacc.confidence_sequence(t, np.where(ok, t, 1 - t), running_intersection=False,
+                                       tuned_for=100)
+        out = (seq.lower > truth) | (seq.upper < truth)
+        nj = np.stack([np.cumsum(t == j) for j in (0, 1)], axis=1)
+        kj = np.stack([np.cumsum((t == j) & ok) for j in (0, 1)], axis=1)
+        mart = sum(engine.log_mixture(acc[j], kj[:, j], nj[:, j], c) for j in (0, 1))
+        assert np.all(mart[out] >= L - 1e-9)
+
+
+def test_sequence_at_the_last_look_equals_the_interval_of_the_counts():
+    rng = np.random.default_rng(2)
+    t = rng.integers(0, 3, 400)
+    p = np.where(rng.random(400) < 0.8, t, (t + 1) % 3)
+    seq = bacc.confidence_sequence(t, p, running_intersection=False, looks=[100, 400])
+    for look, lo, hi in zip(seq.n, seq.lower, seq.upper, strict=True):
+        iv = bacc.anytime_interval(bacc.ConfusionMatrix.from_predictions(t[:look], p[:look]))
+        assert (lo, hi) == pytest.approx((iv.lower, iv.upper), abs=1e-12)
+    inter = bacc.confidence_sequence(t, p)
+    assert np.all(np.diff(inter.lower) >= 0) and np.all(np.diff(inter.upper) <= 0)
+    acc = bacc.confidence_sequence(t, p, metric="accuracy")
+    lo, hi = anytime_bounds(int((t == p).sum()), 400)
+    assert acc.lower[-1] >= lo - 1e-15 and acc.upper[-1] <= hi + 1e-15
+
+
+def test_closed_form_edges():
+    # all perfect: the upper bound is 1 and the lower bound solves M = 1/alpha, in closed form
+    # B(a + n, b) / B(a, b) / p^n = 1 / alpha at the root
+    for n in (1, 10, 200):
+        lo, hi = anytime_bounds(n, n)
+        assert hi == 1.0
+        c = float(engine.concentration(100, ALPHA))
+        a, b = max(c * lo, 0.5), max(c * (1 - lo), 0.5)
+        from scipy.special import betaln
+        assert betaln(a + n, b) - betaln(a, b) - n * math.log(lo) == pytest.approx(L, abs=1e-8)
+        lo0, hi0 = anytime_bounds(0, n)  # all wrong: the mirror image
+        assert lo0 == 0.0 and hi0 == pytest.approx(1 - lo, abs=1e-14)
+    iv = bacc.anytime_interval([[5, 0], [0, 7]])
+    assert iv.upper == 1.0 and iv.estimate == 1.0
+    iv = bacc.anytime_interval([[0, 5], [7, 0]])
+    assert iv.lower == 0.0 and iv.estimate == 0.0
+    # a class with no examples is unconstrained: the bound is half the other class's own
+    one = bacc.anytime_interval([[1, 0], [0, 0]], empty="keep")
+    assert one.upper == 1.0
+    assert one.lower == pytest.approx(0.5 * anytime_bounds(1, 1)[0], abs=1e-9)
+
+
+@pytest.mark.parametrize("p,k,n,c", [(0.9, 900_321, 10**6, 125.0), (0.5, 5 * 10**8 + 40_000, 10**9, 12.0),
+                                      (0.999, 10**13 - 10**10 + 3 * 10**6, 10**13, 300.0),
+                                      (0.2, 0, 10**6, 40.0), (0.7, 10**7, 10**7, 80.0)])
+def test_log_mixture_at_huge_counts_equals_the_closed_form_in_high_precision(p, k, n, c):
+    mp.mp.dps = 60
+    a, b = max(c * p, 0.5), max(c * (1 - p), 0.5)
+    ref = (mp.log(mp.beta(a + k, b + n - k)) - mp.log(mp.beta(a, b))
+           - k * mp.log(mp.mpf(p)) - (n - k) * mp.log(1 - mp.mpf(p)))
+    got = float(engine.log_mixture(p, k, n, c))
+    assert got == pytest.approx(float(ref), rel=1e-8, abs=1e-7)  # 1e13 counts: D to 1e-3
+
+
+def test_huge_counts_stay_accurate():
+    for n in (10**9, 10**13):
+        k = int(0.9 * n)
+        lo, hi = anytime_bounds(k, n, tuned_for=n)
+        half = hi - 0.9
+        assert 0 < half < 1e-3 and 0.9 - lo == pytest.approx(half, rel=1e-3)
+        assert lo < 0.9 < hi
+
+
+def test_tuned_for_follows_labels():
+    cm = bacc.ConfusionMatrix([[40, 10], [3, 17]], ("a", "b"))
+    by_label = bacc.anytime_interval(cm, tuned_for={"b": 30, "a": 500})
+    by_order = bacc.anytime_interval(cm, tuned_for=[500, 30])
+    assert (by_label.lower, by_label.upper) == (by_order.lower, by_order.upper)
+    flipped = bacc.ConfusionMatrix([[17, 3], [10, 40]], ("b", "a"))
+    again = bacc.anytime_interval(flipped, tuned_for={"b": 30, "a": 500})
+    assert (again.lower, again.upper) == pytest.approx((by_label.lower, by_label.upper), abs=1e-12)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"confidence": 1.0}, "confidence"), ({"confidence": 0.0}, "confidence"),
+    ({"confidence": float("nan")}, "confidence"), ({"tuned_for": 0}, "tuned_for"),
+    ({"tuned_for": -5}, "tuned_for"), ({"tuned_for": float("nan")}, "tuned_for"),
+    ({"tuned_for": True}, "tuned_for"), ({"tuned_for": "many"}, "tuned_for"),
+    ({"tuned_for": [10, 20, 30]}, "tuned_for"), ({"tuned_for": {"x": 3, "a": 4}}, "x"),
+    ({"sides": "both"}, "sides"), ({"metric": "recall"}, "metric"),
+])
+def test_bad_input_is_refused(kwargs, match):
+    cm = bacc.ConfusionMatrix([[40, 10], [3, 17]], ("a", "b"))
+    with pytest.raises(bacc.BaccError, match=match):
+        bacc.anytime_interval(cm, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"looks": [0, 3]}, "looks"), ({"looks": [3, 2]}, "looks"), ({"looks": [2, 99]}, "looks"),
+    ({"looks": [1.5]}, "looks"), ({"looks": []}, "looks"), ({"tuned_for": [1, 2, 3]}, "tuned_for"),
+    ({"metric": "accuracy", "tuned_for": [1, 2]}, "tuned_for"),
+])
+def test_bad_stream_input_is_refused(kwargs, match):
+    with pytest.raises(bacc.BaccError, match=match):
+        bacc.confidence_sequence([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], **kwargs)
+
+
+def test_bad_counts_are_refused():
+    for k, n in [(5, 3), (-1, 3), (1.5, 3), (float("nan"), 3)]:
+        with pytest.raises(bacc.BaccError):
+            anytime_bounds(k, n)
+    with pytest.raises(bacc.BaccError, match="missing"):
+        bacc.confidence_sequence([0, None, 1], [0, 1, 1])
+
+
+def test_results_travel_and_print():
+    import copy
+    import json
+    import pickle
+
+    seq = bacc.confidence_sequence(["x", "y", "y", "x"] * 10, ["x", "y", "x", "x"] * 10)
+    for obj in (seq, seq.final, bacc.anytime_interval([[42, 3], [6, 4]])):
+        json.dumps(obj.to_dict(), allow_nan=False)
+        again = pickle.loads(pickle.dumps(obj))
+        assert again.to_dict() == obj.to_dict() == copy.deepcopy(obj).to_dict()
+    assert "every look" in repr(seq)
+    assert "Anytime-valid" in str(bacc.anytime_interval([[42, 3], [6, 4]]))
+    assert bacc.intervals.METHODS["anytime"].guaranteed
+    with pytest.raises(ValueError):
+        seq.lower[0] = 0.5  # frozen arrays
