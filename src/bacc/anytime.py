@@ -59,6 +59,7 @@ __all__ = [
     "anytime_bounds",
     "anytime_interval",
     "confidence_sequence",
+    "fixed_n_bounds",
 ]
 
 #: Examples per class at which a sequence is tightest unless told otherwise.
@@ -334,6 +335,10 @@ class ConfidenceSequence:
         sequence holds at once).
     method : str
         ``"anytime"``.
+    weights : tuple of float
+        Class weights of the balanced accuracy (``(1.0,)`` for the accuracy).
+    correct, support : numpy.ndarray
+        Correct and total examples of each class at each look (shape looks x classes).
     """
 
     n: np.ndarray
@@ -348,9 +353,11 @@ class ConfidenceSequence:
     running_intersection: bool
     method: str = _METHOD
     weights: tuple = field(default=())
+    correct: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    support: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     def __post_init__(self) -> None:
-        for name in ("n", "lower", "upper", "estimate"):
+        for name in ("n", "lower", "upper", "estimate", "correct", "support"):
             arr = np.array(getattr(self, name))
             arr.setflags(write=False)
             object.__setattr__(self, name, arr)
@@ -379,6 +386,8 @@ class ConfidenceSequence:
             "weights": [float(w) for w in self.weights],
             "n": [int(v) for v in self.n.tolist()], "lower": nums(self.lower),
             "upper": nums(self.upper), "estimate": nums(self.estimate),
+            "correct": self.correct.astype(int).tolist(),
+            "support": self.support.astype(int).tolist(),
         }
 
     def __repr__(self) -> str:
@@ -472,6 +481,10 @@ def confidence_sequence(
     n_classes = len(classes)
     correct = (t == p)
     alpha = 1.0 - c
+    onehot = np.zeros((total, n_classes))
+    onehot[np.arange(total), t] = 1.0
+    n_by_class = np.cumsum(onehot, axis=0)[at - 1]
+    k_by_class = np.cumsum(onehot * correct[:, None], axis=0)[at - 1]
     if metric == "accuracy":
         if tuned_for is not None and not np.isscalar(tuned_for):
             raise BaccError("tuned_for must be one number of examples for metric='accuracy'")
@@ -485,10 +498,7 @@ def confidence_sequence(
         w = np.ones(1)
     else:
         tuned = np.broadcast_to(_check_tuned_for(tuned_for, classes), (n_classes,))
-        onehot = np.zeros((total, n_classes))
-        onehot[np.arange(total), t] = 1.0
-        n = np.cumsum(onehot, axis=0)[at - 1]
-        k = np.cumsum(onehot * correct[:, None], axis=0)[at - 1]
+        n, k = n_by_class, k_by_class
         if weights is None:
             w = np.full(n_classes, 1.0 / n_classes)
         else:
@@ -513,4 +523,55 @@ def confidence_sequence(
     return ConfidenceSequence(
         n=at, lower=lower, upper=upper, estimate=estimate, metric=metric, confidence=c,
         sides=sides, tuned_for=tuned_out, classes=tuple(classes),
-        running_intersection=bool(running_intersection), weights=tuple(float(x) for x in w))
+        running_intersection=bool(running_intersection), weights=tuple(float(x) for x in w),
+        correct=k_by_class, support=n_by_class)
+
+
+def fixed_n_bounds(seq: ConfidenceSequence, *, method: str = "union"):
+    """The exact interval for a fixed sample size, recomputed at every look of a sequence.
+
+    This is what a page refreshed after every label shows when it uses an exact interval: valid
+    at any one look fixed in advance, but not at the look someone chose because of what they
+    saw. It is here to be put beside the sequence (:func:`bacc.display.plot.plot_sequence`),
+    not to be reported under peeking.
+
+    Parameters
+    ----------
+    seq : ConfidenceSequence
+    method : {"union", "sidak"}
+        The exact interval of the balanced accuracy (Clopper-Pearson for the accuracy).
+
+    Returns
+    -------
+    lower, upper : numpy.ndarray
+        One pair per look of ``seq``, at its confidence and sides.
+
+    References
+    ----------
+    .. [1] Sandler, T. & Dirac, L. (2024). Tales from the binomial tail: confidence intervals
+       for balanced accuracy. Groundlight blog, 16 January 2024 (the union bound).
+    .. [2] Clopper, C. J. & Pearson, E. S. (1934). Biometrika 26, 404-413.
+
+    Examples
+    --------
+    >>> import bacc
+    >>> from bacc.anytime import fixed_n_bounds
+    >>> seq = bacc.confidence_sequence([0, 1] * 50, [0, 1, 1, 1] * 25)
+    >>> lo, hi = fixed_n_bounds(seq)
+    >>> lo.shape == seq.lower.shape and bool((lo <= hi).all())
+    True
+    """
+    from ._engine.bounds.per_class import cp_bounds, per_bound_alpha, tail_level
+    from ._engine.helpers.validate import check_choice
+
+    if not isinstance(seq, ConfidenceSequence):
+        raise BaccError(f"fixed_n_bounds needs a ConfidenceSequence, got {type(seq).__name__}")
+    check_choice(method, ("union", "sidak"), "method")
+    k, n = seq.correct.astype(float), seq.support.astype(float)
+    if seq.metric == "accuracy":
+        return cp_bounds(k.sum(axis=1), n.sum(axis=1), tail_level(seq.confidence, seq.sides),
+                         seq.sides)
+    w = np.asarray(seq.weights)
+    alpha = per_bound_alpha(seq.confidence, k.shape[1], seq.sides, method)
+    lo, hi = cp_bounds(k, n, alpha, seq.sides)
+    return lo @ w, hi @ w
