@@ -42,6 +42,7 @@ __all__ = [
     "plot_population",
     "plot_posterior",
     "plot_precision_prevalence",
+    "plot_sequence",
     "plot_timeline",
     "figure_svg",
 ]
@@ -818,6 +819,74 @@ def plot_precision_prevalence(
     ax.spines[["top", "right"]].set_visible(False)
     fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False, ncols=2)
     fig.suptitle(_t(title) if title else "precision at the prevalence it will meet",
+                 fontsize=TITLE, x=0.02, ha="left")
+    return _finish(fig)
+
+
+def plot_sequence(
+    seq,
+    *,
+    fixed: tuple | None = None,
+    truth: float | None = None,
+    log_x: bool = True,
+    title: str | None = None,
+    width: float | None = None,
+) -> Figure:
+    """An anytime-valid confidence sequence over the labels of a stream, optionally beside the
+    fixed-n exact interval recomputed at every look and the true value.
+
+    Parameters
+    ----------
+    seq : bacc.ConfidenceSequence
+        From :func:`bacc.confidence_sequence`.
+    fixed : (lower, upper), optional
+        The fixed-n interval at each look of ``seq``
+        (:func:`bacc.anytime.fixed_n_bounds`), drawn dashed; the looks where it excludes
+        ``truth`` are marked.
+    truth : float, optional
+        The true value (in a simulation), drawn as a line.
+    log_x : bool
+        Logarithmic number of labels (default).
+    title : str, optional
+    width : float, optional
+        Width in inches (default 5.2; the report uses 3.5).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes: the sequence as a shaded band, the estimate as a thin line.
+    """
+    n = np.asarray(seq.n, dtype=float)
+    what = "balanced accuracy" if seq.metric == "balanced_accuracy" else "accuracy"
+    w = width or 5.2
+    fig = _new_figure(w, 3.7 if w >= 4.5 else 4.0)
+    ax = fig.subplots()
+    level = fmt.percent(seq.confidence, precise=True)
+    ax.fill_between(n, seq.lower, seq.upper, color=GREEN, alpha=0.25, lw=0, step="post",
+                    label=f"{level} anytime-valid sequence")
+    ax.plot(n, seq.estimate, color=GREEN, lw=0.9, label=f"sample {what}")
+    if fixed is not None:
+        lo, hi = (np.asarray(v, dtype=float) for v in fixed)
+        if lo.shape != n.shape or hi.shape != n.shape:
+            raise BaccError("fixed must be (lower, upper) with one value per look of the sequence")
+        ax.plot(n, lo, color=EXACT, lw=1.0, ls="--", label=f"{level} fixed-n exact interval")
+        ax.plot(n, hi, color=EXACT, lw=1.0, ls="--")
+        if truth is not None:
+            miss = (lo > truth) | (hi < truth)
+            if miss.any():
+                ax.plot(n[miss], np.full(int(miss.sum()), truth), "|", color=RED, ms=7,
+                        label="fixed-n interval excludes the truth")
+    if truth is not None:
+        ax.axhline(truth, color=INK, lw=1.0, ls=":", label=f"true {what}")
+    if log_x and n.min() > 0:
+        ax.set_xscale("log")
+    ax.set_xlim(n.min(), n.max())
+    ax.set_ylim(0.0, 1.0)
+    ax.set_xlabel("labels seen")
+    ax.set_ylabel(what)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.legend(fontsize=SMALL, loc="outside lower center", frameon=False, ncols=2)
+    fig.suptitle(_t(title) if title else f"{what}, valid at every look",
                  fontsize=TITLE, x=0.02, ha="left")
     return _finish(fig)
 
