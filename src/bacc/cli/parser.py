@@ -114,9 +114,13 @@ def _add_stats(p: argparse.ArgumentParser) -> None:
     g.add_argument("--weights", metavar="W",
                    help="class weights of the balanced accuracy (sum to 1), in class order or by "
                         "label, e.g. --weights 0.7,0.3 or --weights pos=0.7,neg=0.3")
-    g.add_argument("--exact-method", choices=["union", "sidak", "buehler"], default="union",
+    g.add_argument("--exact-method", choices=["union", "sidak", "buehler", "anytime"], default="union",
                    help="exact interval of the balanced accuracy: union (Sandler & Dirac (2024), default), sidak, "
-                        "or buehler (two classes), e.g. --exact-method sidak")
+                        "buehler (two classes), or anytime (valid at every look of a stream of labels and "
+                        "under any stopping rule; Howard et al. (2021)), e.g. --exact-method sidak")
+    g.add_argument("--tuned-for", type=float, metavar="N",
+                   help="with --exact-method anytime: examples per class at which the sequence is "
+                        "tightest (default 100; fix it before seeing the data), e.g. --tuned-for 1000")
     g.add_argument("--empty", choices=["drop", "keep"], default="drop",
                    help="a class with no true examples is left out of the balanced accuracy (drop, "
                         "default) or kept with its prior (keep), e.g. --empty keep")

@@ -51,6 +51,8 @@ class Settings:
         The text of ``--weights``, read per input (the classes may differ between inputs).
     exact_method : str
         Exact interval of the balanced accuracy (``--exact-method``).
+    tuned_for : float or None
+        Examples per class at which an anytime-valid sequence is tightest (``--tuned-for``).
     empty : {"drop", "keep"}
         What to do with a class without true examples (``--empty``).
     rope : float
@@ -64,6 +66,7 @@ class Settings:
     confidence: float = 0.95
     weights: str | None = None
     exact_method: str = "union"
+    tuned_for: float | None = None
     empty: str = "drop"
     rope: float = 0.0
     paired: bool | None = None
@@ -88,6 +91,12 @@ class Settings:
             check_confidence(args.confidence)
         except BaccError as exc:
             raise BaccError(f"--confidence: {exc}") from None
+        tuned_for = getattr(args, "tuned_for", None)
+        if tuned_for is not None:
+            if getattr(args, "exact_method", "union") != "anytime":
+                raise BaccError("--tuned-for is for --exact-method anytime")
+            if not (tuned_for > 0) or math.isinf(tuned_for):
+                raise BaccError(f"--tuned-for must be a number of examples > 0, got {tuned_for!r}")
         prior = parse_prior(args.prior) if args.prior else (1.0, 1.0)
         if isinstance(prior, str) or np.shape(prior) == (2,):
             try:
@@ -99,6 +108,7 @@ class Settings:
             confidence=args.confidence,
             weights=args.weights,
             exact_method=args.exact_method,
+            tuned_for=tuned_for,
             empty=args.empty,
             rope=rope,
             paired=getattr(args, "paired", None),
@@ -157,10 +167,23 @@ def evaluate_item(item: Item, settings: Settings) -> Evaluated:
         warnings.simplefilter("always")
         try:
             ev = evaluate(cm, prior=settings.prior, confidence=c, weights=weights, empty=settings.empty)
-            ex = exact_interval(cm, confidence=c, method=settings.exact_method, weights=weights,
-                                empty=settings.empty)
-            acc_ex = exact_interval(cm, confidence=c, metric="accuracy")
-            cls_ex = class_intervals(cm, confidence=c)
+            if settings.exact_method == "anytime":
+                # every exact number valid at every look: the balanced accuracy, the accuracy
+                # (tuned for the classes' total) and each class's own sequence
+                from ..anytime import DEFAULT_TUNED_FOR, anytime_interval
+
+                per_class = settings.tuned_for or DEFAULT_TUNED_FOR
+                ex = anytime_interval(cm, confidence=c, weights=weights, empty=settings.empty,
+                                      tuned_for=per_class)
+                acc_ex = anytime_interval(cm, confidence=c, metric="accuracy",
+                                          tuned_for=per_class * len(cm.labels))
+                cls_ex = list(anytime_interval(cm, confidence=c, empty="keep",
+                                               tuned_for=per_class).per_class)
+            else:
+                ex = exact_interval(cm, confidence=c, method=settings.exact_method,
+                                    weights=weights, empty=settings.empty)
+                acc_ex = exact_interval(cm, confidence=c, metric="accuracy")
+                cls_ex = class_intervals(cm, confidence=c)
             fi = None
             if item.folds is not None:
                 fi = fold_sem_interval(list(item.folds), confidence=c, metric="accuracy")

@@ -495,8 +495,10 @@ def plot_class_accuracies(
     from matplotlib.patches import Patch
 
     handles = [
-        Patch(color=GREEN, alpha=0.35, label=f"balanced accuracy: exact {pct} ({method})"),
-        Patch(color=EXACT, alpha=0.35, label=f"class: exact {pct} (Clopper-Pearson)"),
+        Patch(color=GREEN, alpha=0.35, label=f"balanced accuracy: exact {pct} ({method})"
+              if method != "anytime" else f"balanced accuracy: anytime-valid {pct}"),
+        Patch(color=EXACT, alpha=0.35, label=f"class: exact {pct} (Clopper-Pearson)"
+              if method != "anytime" else f"class: anytime-valid {pct}"),
         Line2D([], [], color=INK, marker="|", ls="", ms=9, mew=2, label="sample value"),
         Line2D([], [], color=GREY, ls="-." if chance_near else "",
                label=f"chance {fmt.significant(ev.chance, 3)}" + ("" if chance_near else " (left of this range)")),

@@ -422,7 +422,8 @@ class _Figures:
 def _summary_header(conf: float, method: str) -> list[str]:
     pct = fmt.percent(conf)
     return ["name", "balanced accuracy (posterior mean)", f"{pct} credible interval",
-            f"{pct} exact interval ({method})", "P(> chance)", "verdict", "accuracy (sample)",
+            f"{pct} exact interval ({'anytime-valid' if method == 'anytime' else method})",
+            "P(> chance)", "verdict", "accuracy (sample)",
             "balanced accuracy (sample)", "classes", "examples"]
 
 

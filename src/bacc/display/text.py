@@ -212,8 +212,7 @@ def evaluation_table(ev, exact=None, accuracy_exact=None, class_exact=None, fold
         *(wrap("weighted balanced accuracy: class weights " + ", ".join(
             f"{visible(str(c.label))} {fmt.significant(w)}" for c, w in zip(ev.classes, ev.weights, strict=True))
             + " (cost-weighted, Brodersen et al. 2010)") if _weighted(ev) else []),
-        *(wrap(f"exact: {pct} confidence intervals (balanced accuracy: {exact.method} bound; "
-               "others: Clopper-Pearson)") if exact is not None else []),
+        *(wrap(_exact_phrase(exact, pct)) if exact is not None else []),
         "",
         *align(header, rows),
     ]
@@ -504,6 +503,15 @@ def ranking_text(r) -> str:
 # ----------------------------------------------------------------------------------------------
 # intervals and tests
 _SIDES = {"two": "two-sided", "lower": "one-sided lower", "upper": "one-sided upper"}
+
+
+def _exact_phrase(exact, pct: str) -> str:
+    """The line that says what the exact column of an evaluation is."""
+    if exact.method == "anytime":
+        return (f"exact: {pct} anytime-valid confidence sequences (valid at every look of a "
+                "stream of labels and under any stopping rule; Howard et al. 2021)")
+    return (f"exact: {pct} confidence intervals (balanced accuracy: {exact.method} bound; "
+            "others: Clopper-Pearson)")
 
 
 def interval_digits(iv) -> int:
