@@ -51,7 +51,7 @@ _INVPHI = (math.sqrt(5.0) - 1.0) / 2.0
 _GOLDEN_ITER = 64
 _INNER_ITER = 48
 _BISECT_ITER = 70
-_BISECT_DUAL = 14
+_BISECT_DUAL = 3
 _DUAL_ITER = 30
 _LOG_RANGE = 46.0
 #: Prior parameters never fall below this.
@@ -201,16 +201,18 @@ def sequence_bounds(k, n, c, alpha: float, sides: str):
     return lower, upper
 
 
-def _dual_lower(k, n, c, w, threshold, side):
+def _dual_lower(k, n, c, w, threshold, side, *, points: bool = False):
     """Lower bound of ``sum_i w_i p_i`` over ``{p : sum_i log M_i(p_i) < threshold}``.
 
     ``k, n, c`` have shape ``(..., classes)``, ``w`` ``(classes,)``. For a multiplier
     ``lam = exp(u) > 0`` the dual value ``D(u) = sum_i min_p [w_i p + lam (log M_i(p) - t / l)]``
     is at most the minimum over the set (weak duality, whatever the set's shape). Its slope in
     ``lam`` is ``h(u) = sum_i log M_i(p_i(u)) - t`` at the inner minimisers (envelope theorem),
-    decreasing in ``u``; the root of ``h`` (Illinois false position, vectorised) is the best
-    multiplier, and the largest dual value met on the way is returned. Each inner minimum is
-    over ``[0, argmin_i]``, where the class's term is unimodal.
+    decreasing in ``u``; the root of ``h`` (a few bisections from the normal approximation's
+    multiplier, then Illinois false position; vectorised) is the best multiplier, and the
+    largest dual value met on the way is returned. Each inner minimum is over
+    ``[0, argmin_i]``, where the class's term is unimodal. With ``points``, the inner minimisers
+    at that multiplier are returned too (shape of ``k``).
     """
     at, _ = minimum(k, n, c, side)
     n_classes = k.shape[-1]
@@ -226,21 +228,42 @@ def _dual_lower(k, n, c, w, threshold, side):
         use0 = v0 < v
         x, v = np.where(use0, 0.0, x), np.where(use0, v0, v)
         slope = np.sum(log_mixture(x, k, n, c, side), axis=-1) - threshold
-        return v.sum(axis=-1), slope
+        d = v.sum(axis=-1)
+        return np.where(np.isfinite(d), d, -np.inf), slope, x
 
     shape = k.shape[:-1]
-    a, b = np.full(shape, -_LOG_RANGE), np.full(shape, _LOG_RANGE)
-    da, ha = inner(a)
-    db, hb = inner(b)
+    # the normal approximation's multiplier: log M_i ~ (p_hat - p)^2 / (2 s_i^2) gives
+    # lam = sqrt(sum_i w_i^2 s_i^2 / (2 t))
+    var = (k + 0.5) * (n - k + 0.5) / (n + 1.0) ** 3
+    u0 = 0.5 * np.log(np.sum(w * w * var, axis=-1) / (2.0 * threshold))
+    a, b = u0 - 4.0, u0 + 4.0
+    da, ha, xa = inner(a)
+    db, hb, xb = inner(b)
+    # where the root is not inside, widen to the far end
+    bad_a, bad_b = ~(ha > 0), ~(hb < 0)
+    if bad_a.any() or bad_b.any():
+        a, b = np.where(bad_a, -_LOG_RANGE, a), np.where(bad_b, _LOG_RANGE, b)
+        da2, ha2, xa2 = inner(a)
+        db2, hb2, xb2 = inner(b)
+        da, ha = np.where(bad_a, da2, da), np.where(bad_a, ha2, ha)
+        db, hb = np.where(bad_b, db2, db), np.where(bad_b, hb2, hb)
+        xa = np.where(bad_a[..., None], xa2, xa)
+        xb = np.where(bad_b[..., None], xb2, xb)
     best = np.maximum(da, db)
+    best_x = np.where((da >= db)[..., None], xa, xb)
     # h(a) > 0 > h(b) for every non-degenerate row; where not, the larger dual value stands
     ha, hb = np.where(np.isfinite(ha), ha, 1e300), np.where(np.isfinite(hb), hb, -1e300)
-    # bisection first (h is flat far from its root, where false position crawls), then
-    # Illinois false position
+
+    def keep(d, x):
+        nonlocal best, best_x
+        better = d > best
+        best = np.where(better, d, best)
+        best_x = np.where(better[..., None], x, best_x)
+
     for _ in range(_BISECT_DUAL):
         u = 0.5 * (a + b)
-        d, h = inner(u)
-        best = np.maximum(best, np.where(np.isfinite(d), d, -np.inf))
+        d, h, x = inner(u)
+        keep(d, x)
         pos = h > 0
         a, ha = np.where(pos, u, a), np.where(pos, h, ha)
         b, hb = np.where(pos, b, u), np.where(pos, hb, h)
@@ -251,8 +274,8 @@ def _dual_lower(k, n, c, w, threshold, side):
             u = b - hb * (b - a) / (hb - ha)
         mid = 0.5 * (a + b)
         u = np.where(np.isfinite(u) & (u > a) & (u < b), u, mid)
-        d, h = inner(u)
-        best = np.maximum(best, np.where(np.isfinite(d), d, -np.inf))
+        d, h, x = inner(u)
+        keep(d, x)
         pos = h > 0
         # Illinois: halve the stale end's value when the same end is kept twice
         ha = np.where(pos, h, np.where(side_b, ha * 0.5, ha))
@@ -261,20 +284,26 @@ def _dual_lower(k, n, c, w, threshold, side):
         side_a, side_b = pos, ~pos
         if np.all((np.abs(h) < 1e-6) | (b - a < 1e-9)):
             break
-    return np.clip(best, 0.0, 1.0)
+    bound = np.clip(best, 0.0, 1.0)
+    return (bound, best_x) if points else bound
 
 
 def weighted_bounds(k, n, c, w, alpha: float, sides: str):
     """Bounds of ``sum_i w_i p_i`` (weights summing to 1) from the product of the classes'
-    mixtures: ``k, n, c`` of shape ``(..., classes)``; returns arrays of shape ``(...)``."""
+    mixtures: ``k, n, c`` of shape ``(..., classes)``; returns arrays of shape ``(...)``.
+    The upper bound is one minus the lower bound of the failures' problem; both are solved in
+    one vectorised call."""
     k, n, c = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (k, n, c)))
     w = np.asarray(w, dtype=float)
     threshold = math.log(1.0 / alpha)
-    side = "two" if sides == "two" else "lower"
     shape = k.shape[:-1]
+    if sides == "two":
+        both = _dual_lower(np.stack([k, n - k]), np.stack([n, n]), np.stack([c, c]), w,
+                           threshold, "two")
+        return both[0], 1.0 - both[1]
     lower, upper = np.zeros(shape), np.ones(shape)
-    if sides in ("two", "lower"):
-        lower = _dual_lower(k, n, c, w, threshold, side)
-    if sides in ("two", "upper"):
-        upper = 1.0 - _dual_lower(n - k, n, c, w, threshold, side)
+    if sides == "lower":
+        lower = _dual_lower(k, n, c, w, threshold, "lower")
+    else:
+        upper = 1.0 - _dual_lower(n - k, n, c, w, threshold, "lower")
     return lower, upper
