@@ -4,11 +4,23 @@ Plain ``pytest`` is the fast run for development: the tests marked ``slow`` (lon
 checks, long simulations, the build of the documentation site) are left out, and the summary
 counts them as deselected. ``pytest --full`` runs every test; ``scripts/test.sh`` (the README's
 test command, and CI's) does.
+
+Both runs use two worker processes when pytest-xdist is installed (it is in the ``test`` extra),
+see ``pytest_cmdline_main`` below. Tests that share files outside their temporary folders run in
+one worker: they carry ``@pytest.mark.xdist_group(...)`` and the run distributes with
+``--dist loadgroup``.
 """
 
 from __future__ import annotations
 
 import os
+
+import pytest
+
+#: Worker processes of the default run (plain ``pytest`` and ``pytest --full``); the machines
+#: this project runs on have 2 cores. ``BACC_TEST_WORKERS=N`` chooses another number (0: one
+#: process, as without pytest-xdist).
+WORKERS = 2
 
 
 def pytest_addoption(parser):
@@ -22,14 +34,112 @@ def full_run(config) -> bool:
                 or config.getoption("-m"))
 
 
+# ----------------------------------------------------------------------------------------------
+# two workers by default
+def _default_run(config) -> bool:
+    """No test files or folders were named: the run of every test path (testpaths)."""
+    source = getattr(config, "args_source", None)
+    return source is not None and source != pytest.Config.ArgsSource.ARGS
+
+
+def _workers(config) -> int:
+    """How many workers the run gets from here: 0 leaves the run as pytest-xdist would have it.
+
+    Two workers for the default run, when pytest-xdist is there and nothing asks otherwise.
+    This is done here rather than with ``-n 2`` in ``addopts``, which would make pytest refuse to
+    start where pytest-xdist is not installed. Left alone: an explicit ``-n``/``--tx`` (``-n 0``
+    runs in one process), ``-p no:xdist``, a run of named files or tests (a developer's targeted
+    run stays in one process, where ``print``, ``-s`` and ``--pdb`` work; give ``-n 2`` to spread
+    it), ``--collect-only``, ``--pdb``, ``--trace``, ``-s``, and the workers themselves.
+    """
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return 0
+    o = config.option
+    if (o.numprocesses is not None or getattr(o, "tx", None) or o.collectonly
+            or o.usepdb or getattr(o, "trace", False) or o.capture == "no"
+            or not _default_run(config)):
+        return 0
+    try:
+        return max(0, int(os.environ.get("BACC_TEST_WORKERS", WORKERS)))
+    except ValueError:
+        return WORKERS
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """Plain ``pytest`` and ``pytest --full`` run on two workers (``-n 2 --dist loadgroup``).
+
+    This runs before pytest-xdist reads its options (its hook is ``tryfirst`` too, and a
+    conftest's hook of the same kind is called before an installed plugin's).
+    """
+    if hasattr(config, "workerinput"):
+        # a worker parses the command line as it was typed, so it does not know the --dist the
+        # main process was given here: pytest_configure_node passes it on
+        if config.workerinput.get("bacc_loadgroup"):
+            config.option.loadgroup = True
+        return
+    n = _workers(config)
+    if n > 0:
+        config.option.numprocesses = n
+    if config.pluginmanager.hasplugin("xdist") and config.option.numprocesses \
+            and config.option.dist == "no":
+        # distributed (by here or by -n) and no --dist given: the groups stay in one worker
+        config.option.dist = "loadgroup"
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist
+def pytest_configure_node(node):
+    """Tell each worker to keep the tests of an ``xdist_group`` together (see above)."""
+    if node.config.option.dist == "loadgroup":
+        node.workerinput["bacc_loadgroup"] = True
+
+
+# ----------------------------------------------------------------------------------------------
+# the fast run
 def pytest_collection_modifyitems(config, items):
-    """The fast run leaves out the tests marked slow (deselected, and counted in the summary)."""
+    """The fast run leaves out the tests marked slow (deselected, and counted in the summary).
+
+    In a worker of the full run, the slow tests come first: pytest-xdist hands out the tests in
+    this order (after the groups of ``xdist_group``, largest first), so the long ones start
+    early and the short ones fill both workers up to the end, rather than one long test
+    starting last while the other worker idles.
+    """
     if full_run(config):
+        if hasattr(config, "workerinput"):
+            items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
+def pytest_deselected(items):
+    """In a worker, keep the deselected tests (slow, ``-k``, ``-m``) for the summary of the run.
+
+    Under pytest-xdist each worker collects and deselects, but only the main process writes the
+    summary, and pytest-xdist does not pass deselections on: ``pytest_testnodedown`` below does.
+    """
+    config = getattr(items[0], "config", None) if items else None
+    if config is not None and hasattr(config, "workeroutput"):
+        config.workeroutput.setdefault("bacc_deselected", []).extend(i.nodeid for i in items)
+
+
+class _Deselected:
+    """A test deselected in a worker, as the main process's summary counts it."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: unknown to pytest without it
+def pytest_testnodedown(node, error):
+    """The main process counts the deselected tests once (every worker collects the same)."""
+    config = node.config
+    ids = getattr(node, "workeroutput", {}).get("bacc_deselected")
+    if ids and not getattr(config, "_bacc_deselected_counted", False):
+        config._bacc_deselected_counted = True
+        config.hook.pytest_deselected(items=[_Deselected(i) for i in ids])
 
 
 def pytest_report_header(config):

@@ -2,7 +2,9 @@
 # Installs bacc with its test dependencies (and, where apt-get is available, the headless
 # Chromium used by the report and site tests and Java for the PySpark test), then runs every test,
 # the examples in the docstrings of src/bacc (pyproject.toml: testpaths, --doctest-modules) and
-# the build of the documentation site (tests/test_package_site.py runs scripts/docs.sh).
+# the build of the documentation site (tests/test_package_site.py runs scripts/docs.sh). The run
+# uses two worker processes (pytest-xdist, in the test extra; conftest.py gives the run that names
+# no test files `-n 2 --dist loadgroup`), about 8 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

@@ -19,6 +19,10 @@ import pytest
 import bacc
 from bacc.counting.joint import joint_counts
 
+#: The module fixtures build costly results once: under pytest-xdist the whole file runs
+#: in one worker (conftest.py: --dist loadgroup), so they are not built again in the other.
+pytestmark = pytest.mark.xdist_group("test_api_first_hour")
+
 CM = [[42, 3], [6, 4]]
 
 

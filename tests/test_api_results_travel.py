@@ -22,6 +22,10 @@ import pytest
 
 import bacc
 
+#: The module fixtures build costly results once: under pytest-xdist the whole file runs
+#: in one worker (conftest.py: --dist loadgroup), so they are not built again in the other.
+pytestmark = pytest.mark.xdist_group("test_api_results_travel")
+
 CM = [[42, 3], [6, 4]]
 
 

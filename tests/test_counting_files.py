@@ -72,7 +72,7 @@ def assert_one_line_error(path, needles, monkeypatch, true="y", pred="p"):
 
 
 def _gz(data: bytes) -> bytes:
-    return gzip.compress(data)
+    return gzip.compress(data, mtime=0)  # the same bytes in every process (pytest-xdist ids)
 
 
 BOM = b"\xef\xbb\xbf"

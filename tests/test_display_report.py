@@ -36,6 +36,10 @@ from bacc.intervals import (  # noqa: E402
     fold_sem_interval,  # noqa: E402
 )
 
+#: The pages and the browser are module fixtures, built once: under pytest-xdist the whole file
+#: runs in one worker (conftest.py: --dist loadgroup), so they are not built again in the other.
+pytestmark = pytest.mark.xdist_group("test_display_report")
+
 EVIL = "<script>alert(1)</script>"
 
 #: Measures every table and figure of a page (the check of layout the tests share):

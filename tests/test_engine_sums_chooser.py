@@ -8,6 +8,7 @@ choice of method moved to :mod:`bacc._engine.sums.chooser`; each is reproduced t
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 
@@ -15,12 +16,20 @@ import pytest
 from support.sum_chooser_cases import RECORD, compute
 
 RECORDED = json.loads(RECORD.read_text())
-NOW = compute()
 TOL = 1e-12
+
+#: The numbers are computed once, when the first test needs them (not while the tests are
+#: collected), and the file runs in one worker under pytest-xdist (conftest.py: --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_engine_sums_chooser")
+
+
+@functools.cache
+def _now() -> dict[str, list[float]]:
+    return compute()
 
 
 def _largest_difference(case: str) -> float:
-    before, now = RECORDED[case], NOW[case]
+    before, now = RECORDED[case], _now()[case]
     assert len(before) == len(now), case
     worst = 0.0
     for old, new in zip(before, now, strict=True):
@@ -32,7 +41,7 @@ def _largest_difference(case: str) -> float:
 
 
 def test_every_case_is_recorded():
-    assert sorted(NOW) == sorted(RECORDED)
+    assert sorted(_now()) == sorted(RECORDED)
 
 
 @pytest.mark.parametrize("caller", ["betasum", "evaluate_many", "p_worse"])

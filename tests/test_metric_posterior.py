@@ -230,6 +230,7 @@ def _sbc(metric, design, exact, reps, seed, label=None):
         ("matthews", "random", False, None),
     ],
 )
+@pytest.mark.slow
 def test_simulation_based_calibration(metric, design, exact, label):
     assert _sbc(metric, design, exact, 400, 11, label) > 1e-3
 

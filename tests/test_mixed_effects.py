@@ -130,6 +130,7 @@ def mcmc():
 
 @pytest.mark.parametrize("name", list(CASES))
 @pytest.mark.slow
+@pytest.mark.xdist_group("mixed_effects_mcmc")  # one worker runs the chains (the fixture) once
 def test_population_posterior_agrees_with_a_long_mcmc_run(mcmc, name):
     """Mean and CDF within 4.5 Monte Carlo standard errors (from the spread of chain means)."""
     pop, draws = mcmc[name]
@@ -155,6 +156,7 @@ def test_population_posterior_agrees_with_a_long_mcmc_run(mcmc, name):
     ],
     ids=["micp accuracy", "micp accuracy, other prior", "micp balanced"],
 )
+@pytest.mark.slow  # a long check against an independent reference
 def test_normal_binomial_posterior_matches_an_independent_quadrature(k, n, prior):
     """Log evidence, mean and the CDF at five quantiles (1e-4 to 0.9999) of micp's examples
     agree with a nested deterministic quadrature written in the tests (its own error, from
@@ -189,6 +191,7 @@ def test_subjects_with_the_same_counts_share_one_computation_exactly(model):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=0)
 
 
+@pytest.mark.slow  # a long check against an independent reference
 def test_beta_binomial_agrees_with_a_dense_trapezoidal_grid():
     """Per class: evidence and posterior mean of the population accuracy on a plain dense grid
     in (x = logit p, v = logit(s / 10)) (trapezoidal rule, 0.02 x 0.05 steps over a box

@@ -19,6 +19,10 @@ from bacc._engine.beta_mixture import beta_mixture
 
 FIELDS = ("mean", "median", "mode", "lower", "upper")
 
+#: The three populations are module fixtures, built once: under pytest-xdist the whole file runs
+#: in one worker (conftest.py: --dist loadgroup), so they are not built again in the other.
+pytestmark = pytest.mark.xdist_group("test_mixed_effects_subjects")
+
 
 def _mix(seed: int, m: int = 30):
     """Counts of two classes, ``m`` subjects of 1 to 20 000 examples per class (log-uniform),

@@ -38,6 +38,10 @@ from bacc.counting.windows import count_windows, parse_window
 from bacc.distributions import BetaSum
 from bacc.monitoring import _p_worse
 
+#: The module fixtures build costly results once: under pytest-xdist the whole file runs
+#: in one worker (conftest.py: --dist loadgroup), so they are not built again in the other.
+pytestmark = pytest.mark.xdist_group("test_monitoring")
+
 pd = pytest.importorskip("pandas")
 pytest.importorskip("duckdb")
 

@@ -32,8 +32,10 @@ EXAMPLES = DOCS / "examples"
 sys.path.insert(0, str(DOCS / "_ext"))
 from bacc_docs import public_modules  # noqa: E402
 
-#: The build takes minutes: the full run (pytest --full, scripts/test.sh) builds the site.
-pytestmark = pytest.mark.slow
+#: The build takes minutes: the full run (pytest --full, scripts/test.sh) builds the site. It
+#: writes into docs/ (the gallery and the API pages it generates), so under pytest-xdist every
+#: test of this file runs in one worker (conftest.py: --dist loadgroup), which builds it once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("docs-site")]
 
 for _module in ("sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "IPython"):
     pytest.importorskip(_module, reason='the docs extra: pip install -e ".[docs]"')

@@ -51,6 +51,7 @@ def reference(y, preds, c, n_draws, seed):
 
 
 @pytest.mark.parametrize(("T", "sizes", "seed"), [(3, [4, 6, 3], 1), (4, [5, 3], 2), (3, [40, 25], 3)])
+@pytest.mark.slow  # a long check against an independent reference
 def test_matches_full_dirichlet_monte_carlo(T, sizes, seed):
     y, preds = synthetic(T, sizes, [0.8, 0.7, 0.75, 0.65][:T], seed)
     n = 10**6

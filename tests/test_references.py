@@ -190,6 +190,7 @@ def test_three_components_with_logarithmic_kink():
         assert abs(ref_cdf(d, a, b, w) - float(exact)) < 1e-12
 
 
+@pytest.mark.slow  # a long check against an independent reference
 def test_three_component_jeffreys_against_monte_carlo():
     a, b, w = [0.5, 10.5, 40.5], [10.5, 0.5, 0.5], [1 / 3] * 3
     draws = mc_sample(a, b, w, 400_000, seed=11)

@@ -201,6 +201,7 @@ NARROW3 = (
 )
 
 
+@pytest.mark.slow  # a long check against an independent reference
 def test_three_components_with_a_narrow_one_against_nested_quadrature():
     (aw, bw, ww), (an, bn, wn) = NARROW3
     a, b, w = aw + [an], bw + [bn], ww + [wn]
