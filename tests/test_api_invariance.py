@@ -61,6 +61,13 @@ def _quiet(fn, *args):
         return fn(*args)
 
 
+def _rows(keep: str, also=lambda row: True) -> list:
+    """The names of the rows that keep ``keep``; a row marked ``slow`` in the table runs in the
+    full run only (``pytest --full``): its property checks take seconds each."""
+    return [pytest.param(k, marks=pytest.mark.slow) if r.slow else k
+            for k, r in sorted(ROWS.items()) if keep in r.keeps and also(r)]
+
+
 def _settings(row):
     return settings(max_examples=3 if row.slow else 6, deadline=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))
@@ -73,7 +80,7 @@ def test_every_public_name_has_a_row():
         k for k in ROWS if "[" in k}, "rows for names that are not public"
 
 
-@pytest.mark.parametrize("name", sorted(k for k, r in ROWS.items() if "relabel" in r.keeps))
+@pytest.mark.parametrize("name", _rows("relabel"))
 def test_relabelling_changes_no_number(name):
     row = ROWS[name]
 
@@ -91,8 +98,7 @@ def test_relabelling_changes_no_number(name):
     check()
 
 
-@pytest.mark.parametrize("name", sorted(k for k, r in ROWS.items()
-                                        if "forms" in r.keeps and len(r.forms) > 1))
+@pytest.mark.parametrize("name", _rows("forms", lambda r: len(r.forms) > 1))
 def test_every_input_form_gives_the_same_numbers(name):
     row = ROWS[name]
 
@@ -109,7 +115,7 @@ def test_every_input_form_gives_the_same_numbers(name):
     check()
 
 
-@pytest.mark.parametrize("name", sorted(k for k, r in ROWS.items() if "order" in r.keeps))
+@pytest.mark.parametrize("name", _rows("order"))
 def test_row_order_changes_nothing(name):
     row = ROWS[name]
 
@@ -132,7 +138,7 @@ def _results(obj):
     return [obj]
 
 
-@pytest.mark.parametrize("name", sorted(k for k, r in ROWS.items() if "travel" in r.keeps))
+@pytest.mark.parametrize("name", _rows("travel"))
 def test_results_travel(name):
     row = ROWS[name]
 
@@ -177,7 +183,7 @@ def _same(a, b) -> bool:
     return bool(a == b)
 
 
-@pytest.mark.parametrize("name", sorted(k for k, r in ROWS.items() if "untouched" in r.keeps))
+@pytest.mark.parametrize("name", _rows("untouched"))
 def test_inputs_are_not_modified(name, monkeypatch):
     """Every argument the function receives is compared with a copy taken before the call."""
     row = ROWS[name]

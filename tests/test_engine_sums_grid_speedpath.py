@@ -187,6 +187,7 @@ def test_smooth_sums_use_one_lattice_with_the_analytic_correction():
     assert np.max(np.abs(smooth.pdf(xs) - fine.pdf(xs))) * smooth.std() < 1e-9
 
 
+@pytest.mark.slow  # a long statistical check (the full run has it)
 def test_a_billion_examples_per_class_is_within_1e9_of_mpmath():
     n = 10**9
     a = np.array([0.9 * n + 1, 0.8 * n + 1, 0.95 * n + 1])

@@ -69,6 +69,7 @@ def test_interval_ends_errors_match_their_standard_errors(which):
     assert 0.9 <= med <= 1.08, med
 
 
+@pytest.mark.slow  # a long statistical check (the full run has it)
 def test_adaptive_draws_report_calibrated_errors():
     """With ``n_draws`` chosen by the target error the stopping rule reads the same estimates:
     they must stay calibrated (old: root mean square 1.08 at the ends)."""

@@ -75,6 +75,7 @@ def _average_cdf(a, b, t: float) -> float:
 
 @pytest.mark.parametrize(("first", "second"), [((4, 4), (3, 4)), ((4, 4), (0, 4)),
                                                ((4, 4), (4, 4)), ((6, 6), (100, 200))])
+@pytest.mark.slow  # a long check against an independent reference (scipy quadrature)
 def test_beta_binomial_two_classes_at_the_edges(first, second):
     (K1, M1), (K2, M2) = first, second
     m = max(M1, M2)

@@ -168,6 +168,7 @@ def test_exact_sums_agree_with_the_simulation():
     assert abs(exact - sim) <= 4 * se
 
 
+@pytest.mark.slow  # a long statistical check (the full run has it)
 def test_a_simulated_plan_states_its_monte_carlo_error_and_repeats():
     kw = dict(lower=0.75, mix=[0.5, 0.3, 0.2], n_simulations=4000, random_state=3)
     cm = [[30, 2, 1], [3, 25, 2], [1, 1, 8]]

@@ -204,6 +204,7 @@ def test_three_component_jeffreys_against_monte_carlo():
 # ---------------------------------------------------------------- (iv) moments
 
 
+@pytest.mark.slow  # a long statistical check (the full run has it)
 def test_moments_of_the_density_match_closed_form():
     a, b, w = [3.0, 5.5], [7.0, 2.5], [0.5, -0.3]
     m, v = ref_mean_var(a, b, w)
