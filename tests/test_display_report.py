@@ -323,6 +323,7 @@ def test_report_fits_every_screen(browser, request, which, width, tmp_path):
     assert m["minFont"] >= 11.0, (m["minFont"], m["smallest"])
 
 
+@pytest.mark.slow  # a check in headless Chromium (the full run has them all)
 def test_small_page_shows_its_numbers(browser, small_page):
     ctx, tab, problems = open_tab(browser, small_page, 390)
     assert tab.title() == f"report {EVIL}"
@@ -337,6 +338,7 @@ def test_small_page_shows_its_numbers(browser, small_page):
     assert f"[{ex.lower:.4f}, {ex.upper:.4f}]" in text
 
 
+@pytest.mark.slow  # a check in headless Chromium (the full run has them all)
 def test_demo_report_shows_the_classifiers(browser, demo_page):
     ctx, tab, problems = open_tab(browser, demo_page, 1280)
     text = tab.inner_text("body")
@@ -461,6 +463,7 @@ def test_no_cell_is_clipped_no_grid_cut_no_figure_text_struck(browser, request, 
         assert m["scrolling"] == []
 
 
+@pytest.mark.slow  # a check in headless Chromium (the full run has them all)
 def test_ranking_grid_of_the_demo_fits_a_phone(browser, demo_page):
     """The 4 x 4 grid of P(row > column) shows its fourth column at 390 px."""
     ctx, tab, _ = open_tab(browser, demo_page, 390)
@@ -473,6 +476,7 @@ def test_ranking_grid_of_the_demo_fits_a_phone(browser, demo_page):
     assert cut == [[5, True]]  # the title column and #1..#4
 
 
+@pytest.mark.slow  # a check in headless Chromium (the full run has them all)
 def test_a_wide_grid_scrolls_with_a_visible_hint(browser, long_page):
     """Five classifiers with 70-character names: at 390 px the grid scrolls inside its box,
     and the page says so above it."""
@@ -486,6 +490,7 @@ def test_a_wide_grid_scrolls_with_a_visible_hint(browser, long_page):
     assert "scroll the table sideways" in state[3]
 
 
+@pytest.mark.slow  # a check in headless Chromium (the full run has them all)
 def test_the_layout_check_sees_what_it_must_refuse(browser, tmp_path):
     """LAYOUT is not vacuous: a line through a text, a clipped cell and a table scrolling without
     a hint are found; a line under a text, and a text beside a line, are not."""
