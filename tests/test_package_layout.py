@@ -26,6 +26,7 @@ NUMERICS = {
     "posterior",
     "intervals",
     "anytime",
+    "sequential",
     "significance",
     "comparison",
     "ranking",

@@ -45,6 +45,8 @@ Numerics
     * :mod:`.prevalence`: precision, NPV, F1 and accuracy of a two-class classifier at a
       deployment prevalence.
     * :mod:`.planning`: how many labels to collect, and which class to label next.
+    * :mod:`.sequential`: labelling until the anytime-valid bound clears a goal, and what it
+      costs.
     * :mod:`.simulation`: the coverage simulator, how often each interval method keeps its
       promise.
     * :mod:`._engine`: the private numerical kernels (sums of Betas, Beta functions, bounds).
@@ -88,6 +90,8 @@ _WHERE = {
     "PosteriorSummary": ".evaluation",
     "ConfidenceSequence": ".anytime",
     "anytime_interval": ".anytime",
+    "SequentialPlan": ".sequential",
+    "plan_sequential": ".sequential",
     "confidence_sequence": ".anytime",
     "ClassInterval": ".intervals",
     "Interval": ".intervals",
@@ -178,6 +182,8 @@ __all__ = [
     "NextLabel",
     "next_label",
     "plan_labels",
+    "plan_sequential",
+    "SequentialPlan",
     "MetricPosterior",
     "Monitoring",
     "monitor",

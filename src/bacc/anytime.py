@@ -68,7 +68,7 @@ DEFAULT_TUNED_FOR = 100
 _METHOD = "anytime"
 
 
-def _check_tuned_for(tuned_for, classes=None) -> np.ndarray:
+def check_tuned_for(tuned_for, classes=None) -> np.ndarray:
     """``tuned_for`` as a positive float array: one number, or one per class (aligned by label
     when labelled)."""
     if tuned_for is None:
@@ -155,20 +155,16 @@ def anytime_bounds(k, n, *, confidence: float = 0.95, sides: str = "two", tuned_
     c = check_confidence(confidence)
     check_sides(sides)
     k, n = check_counts(k, n)
-    tuned = _check_tuned_for(tuned_for)
-    conc = engine.concentration(tuned, 1.0 - c, sides)
-    lower, upper = engine.sequence_bounds(k, n, conc, 1.0 - c, sides)
+    tuned = check_tuned_for(tuned_for)
+    lower, upper = engine.sequence_bounds(k, n, tuned, 1.0 - c, sides)
     return lower, upper
 
 
 def _weighted(k, n, tuned, w, alpha: float, sides: str):
     """Bounds of the weighted class accuracies; ``k, n`` of shape (..., classes)."""
-    conc = engine.concentration(tuned, alpha, sides)
     if k.shape[-1] == 1:
-        lo, hi = engine.sequence_bounds(k[..., 0], n[..., 0], conc[..., 0] if conc.ndim else conc,
-                                        alpha, sides)
-        return lo, hi
-    return engine.weighted_bounds(k, n, conc, w, alpha, sides)
+        return engine.sequence_bounds(k[..., 0], n[..., 0], tuned[..., 0], alpha, sides)
+    return engine.weighted_bounds(k, n, tuned, w, alpha, sides)
 
 
 def anytime_interval(
@@ -270,9 +266,9 @@ def anytime_interval(
     if metric == "accuracy":
         if tuned_for is not None and not np.isscalar(tuned_for):
             raise BaccError("tuned_for must be one number of examples for metric='accuracy'")
-        tuned = _check_tuned_for(tuned_for)
+        tuned = check_tuned_for(tuned_for)
         k, n = float(k_all.sum()), float(n_all.sum())
-        lo, hi = engine.sequence_bounds(k, n, engine.concentration(tuned, alpha, sides), alpha, sides)
+        lo, hi = engine.sequence_bounds(k, n, tuned, alpha, sides)
         est = k / n if n > 0 else math.nan
         lower, upper = float(lo), float(hi)
         if not math.isnan(est):
@@ -280,7 +276,7 @@ def anytime_interval(
         return Interval(lower=lower, upper=upper, estimate=est, confidence=c, sides=sides,
                         method=_METHOD, metric="accuracy", guaranteed=True, per_class=(),
                         per_bound_confidence=None, weights=(), multiplier=math.nan)
-    tuned = _check_tuned_for(tuned_for, cm.labels)
+    tuned = check_tuned_for(tuned_for, cm.labels)
     inc, w = balanced_classes(cm, weights, empty=empty, stacklevel=2, support=n_all)
     tuned = np.broadcast_to(tuned, k_all.shape)[inc]
     ki, ni = k_all[inc], n_all[inc]
@@ -289,8 +285,7 @@ def anytime_interval(
     estimate = float(np.sum(w * ki / ni)) if ni.all() else math.nan
     if not math.isnan(estimate):
         lower, upper = min(lower, estimate), max(upper, estimate)
-    conc = engine.concentration(tuned, alpha, sides)
-    lo_i, hi_i = engine.sequence_bounds(ki, ni, conc, alpha, sides)
+    lo_i, hi_i = engine.sequence_bounds(ki, ni, tuned, alpha, sides)
     rows_out = []
     j = 0
     for i, lab in enumerate(cm.labels):
@@ -488,27 +483,26 @@ def confidence_sequence(
     if metric == "accuracy":
         if tuned_for is not None and not np.isscalar(tuned_for):
             raise BaccError("tuned_for must be one number of examples for metric='accuracy'")
-        tuned = _check_tuned_for(tuned_for)
+        tuned = check_tuned_for(tuned_for)
         k = np.cumsum(correct)[at - 1].astype(float)
         n = at.astype(float)
-        lower, upper = engine.sequence_bounds(k, n, engine.concentration(tuned, alpha, sides),
-                                              alpha, sides)
+        lower, upper = engine.sequence_bounds(k, n, tuned, alpha, sides)
         estimate = k / n
         tuned_out = (float(tuned),)
         w = np.ones(1)
     else:
-        tuned = np.broadcast_to(_check_tuned_for(tuned_for, classes), (n_classes,))
+        tuned = np.broadcast_to(check_tuned_for(tuned_for, classes), (n_classes,))
         n, k = n_by_class, k_by_class
         if weights is None:
             w = np.full(n_classes, 1.0 / n_classes)
         else:
             cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=classes)
             _, w = balanced_classes(cm, weights, empty="keep", warn=False)
-        conc = engine.concentration(np.asarray(tuned, dtype=float), alpha, sides)
+        tuned_arr = np.asarray(tuned, dtype=float)
         if n_classes == 1:
-            lower, upper = engine.sequence_bounds(k[:, 0], n[:, 0], conc, alpha, sides)
+            lower, upper = engine.sequence_bounds(k[:, 0], n[:, 0], tuned_arr, alpha, sides)
         else:
-            lower, upper = engine.weighted_bounds(k, n, np.broadcast_to(conc, k.shape), w,
+            lower, upper = engine.weighted_bounds(k, n, np.broadcast_to(tuned_arr, k.shape), w,
                                                   alpha, sides)
         with np.errstate(divide="ignore", invalid="ignore"):
             estimate = np.where((n > 0).all(axis=1), (w * k / np.maximum(n, 1)).sum(axis=1), np.nan)

@@ -296,6 +296,8 @@ class NextLabel:
     by : {"true", "predicted"}
         Whether the rows are true classes (pick an example of that class) or predicted classes
         (pick an example the classifier assigned to that class; its true class is revealed).
+    interval : {"exact", "anytime"}
+        The interval improved: the exact union-bound interval or the anytime-valid sequence.
     """
 
     best: Any
@@ -309,10 +311,12 @@ class NextLabel:
     target: float | None
     prior: str
     by: str = "true"
+    interval: str = "exact"
 
     def to_dict(self) -> dict:
         """JSON-able dictionary."""
         return {
+            "interval": self.interval,
             "by": self.by,
             "best": _jsonable(self.best),
             "best_index": int(self.best_index),
@@ -349,7 +353,7 @@ class NextLabel:
 
 # ----------------------------------------------------------------------------------------------
 # validation
-def _current(cm, n_classes, rows, labels) -> tuple[tuple, np.ndarray, np.ndarray, np.ndarray]:
+def current_counts(cm, n_classes, rows, labels) -> tuple[tuple, np.ndarray, np.ndarray, np.ndarray]:
     """Class labels, correct answers and labels per class so far, and the matrix (rows = true
     class); an empty matrix allowed."""
     if cm is None:
@@ -367,7 +371,7 @@ def _current(cm, n_classes, rows, labels) -> tuple[tuple, np.ndarray, np.ndarray
         if (arr is not None and arr.ndim == 2 and arr.shape[0] == arr.shape[1]
                 and arr.shape[0] >= 2 and arr.dtype.kind in "iuf" and np.all(arr == 0)):
             # nothing labelled yet: a valid start for a plan
-            return _current(None, arr.shape[0], rows, labels)
+            return current_counts(None, arr.shape[0], rows, labels)
         cm = as_confusion_matrix(cm, rows=rows, labels=labels)
     if cm.n_classes < 2:
         raise BaccError("planning needs at least two classes")
@@ -377,7 +381,7 @@ def _current(cm, n_classes, rows, labels) -> tuple[tuple, np.ndarray, np.ndarray
             np.asarray(cm.counts, dtype=np.int64))
 
 
-def _design_prior(prior, accuracies, k, n, classes) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
+def design_prior(prior, accuracies, k, n, classes) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
     """Beta parameters of the design prior (current posterior), or fixed accuracies."""
     l = k.size
     if accuracies is not None:
@@ -399,7 +403,7 @@ def _design_prior(prior, accuracies, k, n, classes) -> tuple[np.ndarray, np.ndar
     return a, b, None, f"posterior of each class accuracy ({base} prior and the labels so far)"
 
 
-def _check_unit(value, name: str, *, closed_high: bool = False) -> float:
+def check_unit(value, name: str, *, closed_high: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise BaccError(f"{name} must be a number in (0, 1), got {value!r}")
     v = float(value)
@@ -409,7 +413,7 @@ def _check_unit(value, name: str, *, closed_high: bool = False) -> float:
     return v
 
 
-def _check_mix(mix, l: int, classes) -> np.ndarray | None:
+def check_mix(mix, l: int, classes) -> np.ndarray | None:
     if mix is None:
         return None
     s = per_class(mix, classes, "mix")
@@ -793,13 +797,13 @@ def plan_labels(
     >>> bacc.plan_labels([[95, 5], [2, 8]], lower=0.7, mix=[0.95, 0.05]).labels
     383
     """
-    labs, k, n, _ = _current(cm, n_classes, rows, labels)
+    labs, k, n, _ = current_counts(cm, n_classes, rows, labels)
     l = k.size
     if (lower is None) == (width is None):
         raise BaccError("give exactly one goal: lower=t (the exact lower bound clears t) or "
                         "width=w (the exact interval is at most w wide)")
     goal = "lower" if lower is not None else "width"
-    target = _check_unit(lower, "lower") if goal == "lower" else _check_unit(
+    target = check_unit(lower, "lower") if goal == "lower" else check_unit(
         width, "width", closed_high=True)
     c = check_confidence(confidence)
     need = check_confidence(assurance, "assurance")
@@ -808,13 +812,13 @@ def plan_labels(
     check_choice(sides, ("lower", "two"), "sides")
     if goal == "width" and sides != "two":
         raise BaccError("a width goal is about the two-sided interval; leave sides unset or 'two'")
-    shares = _check_mix(mix, l, labs)
+    shares = check_mix(mix, l, labs)
     check_choice(method, PLAN_METHODS, "method")
     cap = check_int(max_labels, "max_labels", 1, MAX_LABELS)
     if budget is not None:
         budget = check_int(budget, "budget", 0, MAX_LABELS)
     check_int(n_simulations, "n_simulations", 100, 10**7)
-    a, b, fixed, prior_text = _design_prior(prior, accuracies, k, n, labs)
+    a, b, fixed, prior_text = design_prior(prior, accuracies, k, n, labs)
     w = np.full(l, 1.0 / l)
     alpha = per_bound_alpha(c, l, sides, "union")
     model = AssuranceModel(k, n, a, b, fixed, w, alpha, sides, goal, target)
@@ -916,6 +920,54 @@ def plan_labels(
 
 
 # ----------------------------------------------------------------------------------------------
+def _exact_outcomes(k, n, w, a_two, a_low, sides):
+    """Width and lower bound of the union-bound interval now, and after one more example of
+    each class classified right (column 0) or wrong (column 1)."""
+    l = k.size
+
+    def bounds(kk, nn, alpha, s):
+        lo, hi = cp_bounds(kk, nn, alpha, s)
+        empty = np.asarray(nn) == 0
+        return np.where(empty, 0.0, lo), np.where(empty, 1.0, hi)
+
+    lo2, hi2 = bounds(k, n, a_two, "two")
+    lo1, _ = bounds(k, n, a_low, sides)
+    width_now = float(w @ (hi2 - lo2))
+    lower_now = float(w @ lo1)
+    # every class's two outcomes at once: correct (k + 1, n + 1) and wrong (k, n + 1)
+    kk = np.concatenate([k + 1, k])
+    nn = np.concatenate([n + 1, n + 1])
+    l2, h2 = bounds(kk, nn, a_two, "two")
+    l1, _ = bounds(kk, nn, a_low, sides)
+    wid = np.stack([width_now + w * ((h2[:l] - l2[:l]) - (hi2 - lo2)),
+                    width_now + w * ((h2[l:] - l2[l:]) - (hi2 - lo2))], axis=1)
+    low = np.stack([lower_now + w * (l1[:l] - lo1), lower_now + w * (l1[l:] - lo1)], axis=1)
+    return wid, low, width_now, lower_now
+
+
+def _anytime_outcomes(k, n, w, c, sides, tuned_for, classes):
+    """The same for the anytime-valid sequence (:mod:`bacc.anytime`): the joint bound moves
+    with every class, so each of the ``2 l + 1`` count vectors is solved (in one call)."""
+    from ._engine.bounds import anytime as engine
+    from .anytime import check_tuned_for
+
+    l = k.size
+    tuned = np.broadcast_to(check_tuned_for(tuned_for, classes), (l,)).astype(float)
+    eye = np.eye(l)
+    kk = np.vstack([k, k + eye, k + 0 * eye]).astype(float)
+    nn = np.vstack([n, n + eye, n + eye]).astype(float)
+    alpha = 1.0 - c
+    lo2, hi2 = engine.weighted_bounds(kk, nn, tuned, w, alpha, "two")
+    if sides == "two":
+        lo1 = lo2
+    else:
+        lo1, _ = engine.weighted_bounds(kk, nn, tuned, w, alpha, "lower")
+    width = hi2 - lo2
+    wid = np.stack([width[1:l + 1], width[l + 1:]], axis=1)
+    low = np.stack([lo1[1:l + 1], lo1[l + 1:]], axis=1)
+    return wid, low, float(width[0]), float(lo1[0])
+
+
 def next_label(
     cm=None,
     *,
@@ -928,6 +980,8 @@ def next_label(
     by: str = "true",
     mix: Sequence[float] | None = None,
     n_classes: int | None = None,
+    interval: str = "exact",
+    tuned_for=None,
     rows: str = "true",
     labels=None,
 ) -> NextLabel:
@@ -963,6 +1017,12 @@ def next_label(
         ``by="predicted"``: the class shares ``pi`` of the unlabelled pool (default: the shares
         of the labels so far, i.e. they were a random sample of the pool; equal shares when
         there are none).
+    interval : {"exact", "anytime"}
+        The interval to improve: the exact union-bound interval (default), or the
+        anytime-valid sequence of :func:`bacc.anytime_interval` (for labelling until its bound
+        clears a goal, :func:`bacc.plan_sequential`).
+    tuned_for : float or per-class option, optional
+        ``interval="anytime"``: as in :func:`bacc.anytime_interval`.
 
     Returns
     -------
@@ -1000,7 +1060,7 @@ def next_label(
     >>> nl.classes[1].expected_width < nl.classes[0].expected_width < nl.current_width
     True
     """
-    labs, k, n, counts = _current(cm, n_classes, rows, labels)
+    labs, k, n, counts = current_counts(cm, n_classes, rows, labels)
     l = k.size
     check_choice(criterion, NEXT_CRITERIA, "criterion")
     check_choice(by, ("true", "predicted"), "by")
@@ -1008,39 +1068,25 @@ def next_label(
         raise BaccError("mix= goes with by='predicted' (the class shares of the unlabelled pool)")
     c = check_confidence(confidence)
     check_choice(sides, ("lower", "two"), "sides")
-    t = None if target is None else _check_unit(target, "target")
+    t = None if target is None else check_unit(target, "target")
     if criterion == "clear" and t is None:
         raise BaccError("criterion 'clear' needs target= (the value the lower bound should clear)")
-    a, b, fixed, prior_text = _design_prior(prior, accuracies, k, n, labs)
+    a, b, fixed, prior_text = design_prior(prior, accuracies, k, n, labs)
     p = fixed if fixed is not None else a / (a + b)
     w = np.full(l, 1.0 / l)
     a_two = per_bound_alpha(c, l, "two", "union")
     a_low = per_bound_alpha(c, l, sides, "union")
 
-    def bounds(kk, nn, alpha, s):
-        lo, hi = cp_bounds(kk, nn, alpha, s)
-        empty = np.asarray(nn) == 0
-        return np.where(empty, 0.0, lo), np.where(empty, 1.0, hi)
-
-    lo2, hi2 = bounds(k, n, a_two, "two")
-    lo1, _ = bounds(k, n, a_low, sides)
-    width_now = float(w @ (hi2 - lo2))
-    lower_now = float(w @ lo1)
-    # every class's two outcomes at once: correct (k + 1, n + 1) and wrong (k, n + 1)
-    kk = np.concatenate([k + 1, k])
-    nn = np.concatenate([n + 1, n + 1])
-    l2, h2 = bounds(kk, nn, a_two, "two")
-    l1, _ = bounds(kk, nn, a_low, sides)
-    # after one more example of true class i: the width and lower bound if it is classified
-    # right (column 0) or wrong (column 1)
-    wid = np.stack([width_now + w * ((h2[:l] - l2[:l]) - (hi2 - lo2)),
-                    width_now + w * ((h2[l:] - l2[l:]) - (hi2 - lo2))], axis=1)
-    low = np.stack([lower_now + w * (l1[:l] - lo1), lower_now + w * (l1[l:] - lo1)], axis=1)
+    check_choice(interval, ("exact", "anytime"), "interval")
+    if interval == "anytime":
+        wid, low, width_now, lower_now = _anytime_outcomes(k, n, w, c, sides, tuned_for, labs)
+    else:
+        wid, low, width_now, lower_now = _exact_outcomes(k, n, w, a_two, a_low, sides)
     if by == "true":
         # outcome probabilities: row i -> (right p_i, wrong 1 - p_i)
         prob = [[(i, 0, float(p[i])), (i, 1, 1.0 - float(p[i]))] for i in range(l)]
     else:
-        shares = _check_mix(mix, l, labs) if mix is not None else (
+        shares = check_mix(mix, l, labs) if mix is not None else (
             n / n.sum() if n.sum() > 0 else np.full(l, 1.0 / l))
         rates = (counts + 1.0) / (n[:, None] + l)  # posterior mean of each row's rates
         joint = shares[:, None] * rates  # P(true i, predicted j), up to a constant
@@ -1063,4 +1109,5 @@ def next_label(
         best = max(range(l), key=lambda i: (rows_out[i].p_clear, rows_out[i].expected_lower))
     return NextLabel(best=labs[best], best_index=int(best), criterion=criterion,
                      classes=tuple(rows_out), current_width=width_now, current_lower=lower_now,
-                     confidence=c, sides=sides, target=t, prior=prior_text, by=by)
+                     confidence=c, sides=sides, target=t, prior=prior_text, by=by,
+                     interval=interval)

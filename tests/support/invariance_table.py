@@ -310,6 +310,12 @@ ROWS: dict[str, Row] = {
                          max_labels=5000),
         forms=MATRIX_FORMS, slow=True, relabel_tol=0.0, keeps=("forms", "travel", "untouched"),
         note="a plan's numbers depend on the class order only through simulation draws"),
+    # a simulation: relabelling reorders its random draws (tests/test_sequential.py checks a
+    # symmetric design, where relabelling changes nothing)
+    "plan_sequential": Row(
+        lambda d, form: bacc.plan_sequential(_matrix(form, d.cm()), lower=0.3, max_labels=200,
+                                             n_simulations=100, random_state=0),
+        forms=MATRIX_FORMS, keeps=("forms", "order", "travel", "untouched")),
     "next_label": Row(
         lambda d, form: bacc.next_label(_matrix(form, d.cm())), forms=MATRIX_FORMS),
     "monitor": Row(_monitor, keeps=("relabel", "order", "travel", "untouched"), slow=True),
@@ -342,7 +348,7 @@ NO_DATA = {
     "ClassInterval", "ClassResult", "Comparison", "CoverageResult", "Evaluation", "Interval",
     "GroupedCounts", "McNemarTest", "MethodCoverage", "PairedDifference", "Population",
     "PosteriorSummary", "Ranking", "LabelPlan", "NextClass", "NextLabel", "MetricPosterior",
-    "Monitoring", "ConfidenceSequence",
+    "Monitoring", "ConfidenceSequence", "SequentialPlan",
 }
 
 

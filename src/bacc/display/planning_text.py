@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import numbers as fmt
 from .text import WIDTH, align, wrap
 
-__all__ = ["next_label_text", "plan_text"]
+__all__ = ["next_label_text", "plan_text", "sequential_plan_text"]
 
 
 def _goal(plan) -> str:
@@ -99,13 +99,14 @@ def next_label_text(nl) -> str:
         answer and the expected exact width and lower bound after one more example of it.
     """
     pct = fmt.percent(nl.confidence)
-    which = {"width": "smallest expected width of the exact interval",
-             "lower": "largest expected exact lower bound",
-             "clear": f"largest probability that the exact lower bound clears {nl.target}"}
+    kind = "anytime-valid" if getattr(nl, "interval", "exact") == "anytime" else "exact"
+    which = {"width": f"smallest expected width of the {kind} interval",
+             "lower": f"largest expected {kind} lower bound",
+             "clear": f"largest probability that the {kind} lower bound clears {nl.target}"}
     what = (f"class {nl.best}" if nl.by == "true"
             else f"an example predicted as class {nl.best}")
     lines = [*wrap(f"Label next: {what} ({which[nl.criterion]})"),
-             f"  now: exact {pct} interval width {nl.current_width:.4f}, lower bound "
+             f"  now: {kind} {pct} interval width {nl.current_width:.4f}, lower bound "
              f"{nl.current_lower:.4f} ({'one-sided' if nl.sides == 'lower' else 'two-sided'})",
              *wrap(f"  design prior: {nl.prior}"), ""]
     if nl.by == "true":
@@ -123,4 +124,52 @@ def next_label_text(nl) -> str:
             row.append(f"{c.p_clear:.4f}")
         rows.append(row)
     lines += ["  " + x for x in align(head, rows, width=WIDTH - 2)]
+    return "\n".join(lines)
+
+
+def sequential_plan_text(plan) -> str:
+    """Terminal text of a :class:`bacc.sequential.SequentialPlan`.
+
+    Parameters
+    ----------
+    plan : SequentialPlan
+
+    Returns
+    -------
+    str
+    """
+    pct = fmt.percent(plan.confidence)
+    which = "one-sided lower bound" if plan.sides == "lower" else "two-sided sequence's lower end"
+    design = ("stratified: each label to the class with the fewest" if plan.design == "stratified"
+              else "labels arrive in the mix " + ", ".join(f"{m:g}" for m in plan.mix))
+    lines = [
+        *wrap(f"Sequential plan: label until the anytime-valid {pct} {which} of the balanced "
+              f"accuracy > {plan.target:g} (valid whenever it stops)"),
+        *wrap(f"design: {plan.prior}; {design}; tuned for "
+              + ", ".join(f"{t:g}" for t in plan.tuned_for) + " examples per class"),
+        f"simulated streams: {plan.n_simulations}, at most {plan.max_labels} further labels",
+        "",
+    ]
+
+    def count(v):
+        return f"> {plan.max_labels} (beyond the cap)" if v is None else str(v)
+
+    rows = [
+        ["P(clears within the cap)", _assurance(plan.p_clear, plan.mc_se)],
+        ["median labels", count(plan.median_labels)],
+        ["90th percentile", count(plan.p90_labels)],
+        ["mean labels when it clears",
+         "-" if plan.mean_labels is None else fmt.number(plan.mean_labels, 1)],
+        ["mean labels spent (with the cap)", fmt.number(plan.expected_labels_capped, 1)],
+    ]
+    if plan.fixed_labels is not None:
+        rows.append([f"fixed-size plan (assurance {plan.fixed_assurance:.2f})",
+                     str(plan.fixed_labels)])
+        rows.append(["P(sequential done within that)", _assurance(plan.p_within_fixed, 0.0)])
+    else:
+        rows.append(["fixed-size plan", "cannot reach the goal within the cap"])
+    if plan.p_false_clear is not None:
+        rows.append(["P(clears | balanced accuracy <= goal)", f"{plan.p_false_clear:.4f}"])
+    lines += align(["", "value"], rows)
+    lines += ["", *wrap(plan.message, WIDTH)]
     return "\n".join(lines)

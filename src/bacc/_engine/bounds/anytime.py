@@ -3,7 +3,7 @@
 For one class with true accuracy ``p`` and, after ``n`` examples, ``k`` correct, the mixture
 
     M_n(p0) = B(a + k, b + n - k) / B(a, b) / (p0^k (1 - p0)^(n - k)),
-    a = max(c p0, 1/2),  b = max(c (1 - p0), 1/2),
+    a = g(c p0),  b = g(c (1 - p0)),  g(x) = x + exp(-2 x) / 2,
 
 is the likelihood ratio of the alternatives ``q ~ Beta(a, b)`` against ``p0``: a nonnegative
 martingale with mean 1 when ``p = p0`` (Robbins 1970). By Ville's inequality it ever reaches
@@ -11,9 +11,11 @@ martingale with mean 1 when ``p = p0`` (Robbins 1970). By Ville's inequality it 
 confidence sequence: it holds at every ``n`` at once, with any stopping rule. The prior is
 centred on the null with concentration ``c`` chosen so the sequence is tightest near ``tuned_for``
 examples (Howard et al. 2021, section 3.5: the normal mixture's optimal precision
-``rho = v / (2 log(1/alpha) + log(1 + 2 log(1/alpha)))``, matched in variance); the floor at 1/2
-keeps some prior mass away from the null when ``p0`` is near 0 or 1 (without it the upper end
-stays at 1 after a single error).
+``rho = v / (2 log(1/alpha) + log(1 + 2 log(1/alpha)))``, matched in variance); ``g`` keeps each
+parameter at least 1/2, so some prior mass stays away from the null when ``p0`` is near 0 or 1
+(without it the upper end stays at 1 after a single error), and equals its argument once that
+is a few units (the tuned prior of Howard et al. is unchanged away from the ends); being smooth
+and convex, it keeps ``log M_n`` convex in ``p0``.
 
 One-sided (``side="lower"``): the prior is truncated to ``q >= p0`` (alternatives above the
 null), which is a supermartingale for every ``p <= p0`` and spends all of ``alpha`` on the
@@ -24,7 +26,10 @@ martingales is a martingale in the stream's own order whatever the classes' arri
 ``{p : sum_i log M_i(p_i) < log(1/alpha)}`` holds for every class size of every class at once.
 A bound on ``sum_i w_i p_i`` is the minimum (maximum) of that linear function over the set,
 computed by its Lagrange dual, which is a valid bound whatever the set's shape (weak duality)
-and equals the minimum when the set is convex.
+and equals the minimum when the set is convex. The classes' factors are the two-sided
+mixtures, for one-sided bounds too: a one-sided factor goes down for a class pushed above its
+sample accuracy (to ``-log(2 m + 1)`` with ``m`` errors), which would let that class lend the
+others room and make the set useless for a lower bound.
 
 References
 ----------
@@ -52,9 +57,10 @@ _GOLDEN_ITER = 64
 _INNER_ITER = 48
 _BISECT_ITER = 70
 _BISECT_DUAL = 3
+_DUAL_GRID = 60
 _DUAL_ITER = 30
 _LOG_RANGE = 46.0
-#: Prior parameters never fall below this.
+#: Prior parameters never fall below this (smoothly: :func:`_floor`).
 PRIOR_FLOOR = 0.5
 
 
@@ -70,8 +76,14 @@ def concentration(tuned_for, alpha: float, sides: str = "two") -> np.ndarray:
     return np.maximum(c, 1e-3)
 
 
+def _floor(x):
+    """``x + exp(-2 x) / 2``: ``x`` once ``x`` is a few units, 1/2 at 0, smooth and convex (a
+    hard floor ``max(x, 1/2)`` would put a concave kink in the log-mixture)."""
+    return x + PRIOR_FLOOR * np.exp(-2.0 * x)
+
+
 def _prior(p, c):
-    return np.maximum(c * p, PRIOR_FLOOR), np.maximum(c * (1.0 - p), PRIOR_FLOOR)
+    return _floor(c * p), _floor(c * (1.0 - p))
 
 
 #: Above this many examples the log-ratio is computed in the form without cancellation.
@@ -188,8 +200,10 @@ def lower_root(k, n, c, threshold, side: str = "two") -> np.ndarray:
     return np.where(inside0, 0.0, lo)
 
 
-def sequence_bounds(k, n, c, alpha: float, sides: str):
-    """Lower and upper ends of one class's confidence sequence (vectorised)."""
+def sequence_bounds(k, n, tuned, alpha: float, sides: str):
+    """Lower and upper ends of one class's confidence sequence, tuned for ``tuned`` examples
+    (vectorised; one-sided bounds use the one-sided mixture)."""
+    c = concentration(tuned, alpha, sides)
     k, n, c = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (k, n, c)))
     threshold = math.log(1.0 / alpha)
     lower = np.zeros(k.shape)
@@ -288,11 +302,13 @@ def _dual_lower(k, n, c, w, threshold, side, *, points: bool = False):
     return (bound, best_x) if points else bound
 
 
-def weighted_bounds(k, n, c, w, alpha: float, sides: str):
+def weighted_bounds(k, n, tuned, w, alpha: float, sides: str):
     """Bounds of ``sum_i w_i p_i`` (weights summing to 1) from the product of the classes'
-    mixtures: ``k, n, c`` of shape ``(..., classes)``; returns arrays of shape ``(...)``.
-    The upper bound is one minus the lower bound of the failures' problem; both are solved in
-    one vectorised call."""
+    two-sided mixtures tuned for ``tuned`` examples: ``k, n, tuned`` of shape
+    ``(..., classes)``; returns arrays of shape ``(...)``. A one-sided bound is that end of the
+    two-sided set. The upper bound is one minus the lower bound of the failures' problem; both
+    are solved in one vectorised call."""
+    c = concentration(tuned, alpha, "two")
     k, n, c = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (k, n, c)))
     w = np.asarray(w, dtype=float)
     threshold = math.log(1.0 / alpha)
@@ -303,7 +319,56 @@ def weighted_bounds(k, n, c, w, alpha: float, sides: str):
         return both[0], 1.0 - both[1]
     lower, upper = np.zeros(shape), np.ones(shape)
     if sides == "lower":
-        lower = _dual_lower(k, n, c, w, threshold, "lower")
+        lower = _dual_lower(k, n, c, w, threshold, "two")
     else:
-        upper = 1.0 - _dual_lower(n - k, n, c, w, threshold, "lower")
+        upper = 1.0 - _dual_lower(n - k, n, c, w, threshold, "two")
     return lower, upper
+
+
+def halfspace_minimum(k, n, tuned, w, target, alpha: float):
+    """``G = min {sum_i log M_i(p_i) : sum_i w_i p_i <= target}`` and a point where it is met.
+
+    The lower bound of ``sum_i w_i p_i`` exceeds ``target`` exactly when every point of the
+    half-space is ruled out, i.e. ``G >= log(1/alpha)`` (the stopping test of a sequential
+    plan, without computing the bound). ``k, n, c`` of shape ``(..., classes)``. Two classes:
+    golden section along the line ``w_1 p_1 + w_2 p_2 = target`` (the minimum lies on it
+    unless the unconstrained minimum is inside the half-space). More classes: the Lagrange
+    dual ``max_mu sum_i min_p [log M_i(p) + mu w_i p] - mu target``, a value never above
+    ``G`` (so a stop it signals is real). The classes' factors are the two-sided mixtures, as in
+    :func:`weighted_bounds`, whose lower bound clears ``target`` exactly when ``G`` reaches
+    ``log(1/alpha)``.
+    """
+    side = "two"
+    c = concentration(tuned, alpha, "two")
+    k, n, c = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (k, n, c)))
+    w = np.asarray(w, dtype=float)
+    at, m = minimum(k, n, c, side)
+    inside = (at @ w) <= target
+    if k.shape[-1] == 2:
+        lo = np.maximum(0.0, (target - w[1]) / w[0])
+        hi = np.minimum(1.0, target / w[0])
+        lo, hi = np.broadcast_to(lo, k.shape[:-1]), np.broadcast_to(hi, k.shape[:-1])
+
+        def along(p1):
+            p = np.stack([p1, (target - w[0] * p1) / w[1]], axis=-1)
+            p = np.clip(p, 0.0, 1.0)
+            return np.sum(log_mixture(p, k, n, c, side), axis=-1)
+
+        x, g, _ = _golden(along, lo, hi)
+        point = np.clip(np.stack([x, (target - w[0] * x) / w[1]], axis=-1), 0.0, 1.0)
+    else:
+        zero = np.zeros(k.shape)
+
+        def dual(log_mu):
+            mu = np.exp(log_mu)[..., None]
+            x, v, _ = _golden(lambda p: log_mixture(p, k, n, c, side) + mu * w * p,
+                              zero, at, _INNER_ITER)
+            return v.sum(axis=-1) - mu[..., 0] * target, x
+
+        shape = k.shape[:-1]
+        lo_u, hi_u = np.full(shape, -_LOG_RANGE), np.full(shape, _LOG_RANGE)
+        u_best, _, g = _golden(lambda u: dual(u)[0], lo_u, hi_u, _DUAL_GRID, maximize=True)
+        _, point = dual(u_best)
+    g = np.where(inside, m.sum(axis=-1), g)
+    point = np.where(inside[..., None], at, point)
+    return g, point
