@@ -401,6 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
               bacc plan --matrix "95,5;2,8" --lower 0.7 --mix 0.95,0.05 --budget 300
               bacc plan --lower 0.8 --prior 18,2                # nothing labelled yet: a prior guess
               bacc plan preds.csv --true label --pred predicted --lower 0.75 --format json
+              bacc plan --matrix "42,3;6,4" --lower 0.6 --sequential   # label until it clears
         """),
     )
     _plan_inputs(p)
@@ -422,15 +423,26 @@ def build_parser() -> argparse.ArgumentParser:
                         "of each label), e.g. --mix 0.95,0.05")
     g.add_argument("--budget", type=int, metavar="N",
                    help="also the probability of meeting the goal with N more labels, e.g. --budget 500")
-    g.add_argument("--max-labels", type=int, default=1_000_000, metavar="N",
-                   help="search at most this many more labels (default 1000000), e.g. --max-labels 50000")
+    g.add_argument("--max-labels", type=int, metavar="N",
+                   help="search at most this many more labels (default 1000000; 10000 with "
+                        "--sequential), e.g. --max-labels 50000")
     g.add_argument("--method", choices=["auto", "exact", "simulate"], default="auto",
                    help="exact sums or simulation (default auto: exact for two classes, and three "
                         "without --mix), e.g. --method simulate")
-    g.add_argument("--simulations", "--n-sim", dest="n_sim", type=int, default=20_000, metavar="N",
-                   help="simulated labelling outcomes for --method simulate (default 20000), e.g. --simulations 100000")
+    g.add_argument("--simulations", "--n-sim", dest="n_sim", type=int, metavar="N",
+                   help="simulated labelling outcomes for --method simulate (default 20000; 2000 "
+                        "streams with --sequential), e.g. --simulations 100000")
     g.add_argument("--seed", "--random-state", dest="random_state", type=int, default=0, metavar="N",
                    help="seed of the simulation (default 0, so runs repeat), e.g. --seed 7")
+    g = p.add_argument_group("sequential")
+    g.add_argument("--sequential", action="store_true",
+                   help="with --lower: label until the anytime-valid lower bound clears T (valid "
+                        "whenever it stops) and show how many labels that takes (simulated: "
+                        "--simulations default 2000, --max-labels default 10000), beside the "
+                        "fixed-size plan, e.g. --sequential")
+    g.add_argument("--tuned-for", type=float, metavar="N",
+                   help="with --sequential: examples per class at which the sequence is tightest "
+                        "(default 100), e.g. --tuned-for 1000")
     p.add_argument("--format", choices=["table", "json"], default="table",
                    help="table (default) or json, e.g. --format json")
 
@@ -459,6 +471,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the value the lower bound should clear, e.g. --lower 0.6")
     g.add_argument("--sides", choices=["lower", "two"],
                    help="the lower bound: one-sided (default) or the two-sided interval's, e.g. --sides two")
+    g.add_argument("--anytime", action="store_true",
+                   help="improve the anytime-valid interval (for labelling until it clears a goal) "
+                        "instead of the exact one, e.g. --anytime")
+    g.add_argument("--tuned-for", type=float, metavar="N",
+                   help="with --anytime: examples per class at which the sequence is tightest "
+                        "(default 100), e.g. --tuned-for 1000")
     g.add_argument("--by", choices=["true", "predicted"], default="true",
                    help="choose the next example by its true class (default) or by what the "
                         "classifier predicted (its true class is revealed by the label), e.g. --by predicted")

@@ -61,17 +61,44 @@ def _common(args) -> dict:
     ), cm
 
 
-def plan(args) -> int:
-    """``bacc plan``: labels needed for a goal of the exact interval, with an assurance."""
-    from ..planning import plan_labels
+def _tuned_for(value, flag: str, option: str):
+    if value is None:
+        return None
+    if not flag:
+        raise BaccError(f"--tuned-for is for {option}")
+    return value
 
+
+def plan(args) -> int:
+    """``bacc plan``: labels needed for a goal of the exact interval, with an assurance; with
+    ``--sequential``, what labelling until the anytime-valid bound clears the goal costs."""
+    tuned_for = _tuned_for(args.tuned_for, args.sequential, "--sequential")
     kw, cm = _common(args)
-    result = plan_labels(
-        cm, lower=args.lower, width=args.width, assurance=args.assurance, sides=args.sides,
-        mix=parse_per_class(args.mix, _classes(cm, kw["labels"]), "--mix"),
-        budget=args.budget, method=args.method, n_simulations=args.n_sim,
-        random_state=args.random_state, max_labels=args.max_labels, **kw,
-    )
+    mix = parse_per_class(args.mix, _classes(cm, kw["labels"]), "--mix")
+    if args.sequential:
+        from ..sequential import plan_sequential
+
+        if args.lower is None:
+            raise BaccError("--sequential needs --lower T (labelling stops when the bound clears T)")
+        if args.budget is not None:
+            raise BaccError("--budget is for the fixed-size plan; --sequential reports the "
+                            "distribution of labels needed")
+        result = plan_sequential(
+            cm, lower=args.lower, assurance=args.assurance, sides=args.sides or "lower",
+            mix=mix, tuned_for=tuned_for,
+            max_labels=10_000 if args.max_labels is None else args.max_labels,
+            n_simulations=2000 if args.n_sim is None else args.n_sim,
+            random_state=args.random_state, **kw)
+    else:
+        from ..planning import plan_labels
+
+        result = plan_labels(
+            cm, lower=args.lower, width=args.width, assurance=args.assurance, sides=args.sides,
+            mix=mix, budget=args.budget, method=args.method,
+            n_simulations=20_000 if args.n_sim is None else args.n_sim,
+            random_state=args.random_state,
+            max_labels=1_000_000 if args.max_labels is None else args.max_labels, **kw,
+        )
     if args.format == "json":
         dump_json(result.to_dict())
     else:
@@ -83,11 +110,12 @@ def next_label(args) -> int:
     """``bacc next-label``: the class whose next labelled example helps the exact interval most."""
     from ..planning import next_label as choose
 
+    tuned_for = _tuned_for(args.tuned_for, args.anytime, "--anytime")
     kw, cm = _common(args)
     criterion = args.criterion or ("clear" if args.lower is not None else "width")
     result = choose(cm, criterion=criterion, target=args.lower, sides=args.sides or "lower",
                     by=args.by, mix=parse_per_class(args.mix, _classes(cm, kw["labels"]), "--mix"),
-                    **kw)
+                    interval="anytime" if args.anytime else "exact", tuned_for=tuned_for, **kw)
     if args.format == "json":
         dump_json(result.to_dict())
     else:
