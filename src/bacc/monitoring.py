@@ -75,7 +75,7 @@ from .progress import Progress
 
 __all__ = ["Monitoring", "monitor", "false_alarm_rate"]
 
-RULES = ("posterior", "exact")
+RULES = ("posterior", "exact", "anytime")
 BASELINES = ("first", "previous", "past")
 #: windows pooled by the named baselines when ``lookback`` is not given
 LOOKBACK = {"first": 8, "previous": 4}
@@ -538,6 +538,61 @@ def _exact_union_rows(k, n, inc, confidence) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+def _anytime_alarms(k, n, det, widx, det_n, number, margin, confidence, tuned_for, labs):
+    """The stream-wide rule: for every window and every look back of 1, 2, 4, ... windows (and
+    since the detector's first window), the counts pooled since that start, their anytime
+    upper bound at level ``(1 - confidence) pi_s`` for the start's position ``s`` among the
+    detector's calendar windows, compared with ``number - margin``. Every start's sequence holds
+    at every later window at once, and the levels sum to ``1 - confidence``, so an unchanged
+    detector at or above that value ever alarms with probability at most ``1 - confidence``."""
+    from ._engine.bounds.anytime import below_alarms
+    from .anytime import check_tuned_for
+
+    tuned = np.broadcast_to(check_tuned_for(tuned_for, labs), (k.shape[1],)).astype(float)
+    W = det.size
+    alarm = np.zeros(W, dtype=bool)
+    ck = np.vstack([np.zeros((1, k.shape[1])), np.cumsum(k, axis=0)])
+    cn = np.vstack([np.zeros((1, n.shape[1])), np.cumsum(n, axis=0)])
+    first_row = np.searchsorted(det, det, side="left")
+    first_w = widx[first_row]
+    pos = widx - first_w + 1  # the window's position among its detector's calendar windows
+    rows, starts, lo_rows = [], [], []
+    span = int(pos.max()) if W else 0
+    backs = [1 << j for j in range(max(1, span.bit_length()))]
+    for back in backs:
+        s = np.maximum(pos - back + 1, 1)
+        # the first row of the detector at or after the start's calendar window
+        target = first_w + s - 1
+        lo = np.empty(W, dtype=np.int64)
+        for d in np.unique(det):
+            sel = np.flatnonzero(det == d)
+            lo[sel] = sel[0] + np.searchsorted(widx[sel], target[sel], side="left")
+        rows.append(np.arange(W))
+        starts.append(s)
+        lo_rows.append(lo)
+    rows_a, starts_a, lo_a = (np.concatenate(v) for v in (rows, starts, lo_rows))
+    # since the detector's first window too
+    rows_a = np.concatenate([rows_a, np.arange(W)])
+    starts_a = np.concatenate([starts_a, np.ones(W, dtype=np.int64)])
+    lo_a = np.concatenate([lo_a, first_row])
+    # each (row, start) once
+    key = np.unique(np.stack([rows_a, starts_a, lo_a], axis=1), axis=0)
+    rows_a, starts_a, lo_a = key[:, 0], key[:, 1], key[:, 2]
+    pk = ck[rows_a + 1] - ck[lo_a]
+    pn = cn[rows_a + 1] - cn[lo_a]
+    mask = det_n[det[rows_a]] > 0
+    for pattern in np.unique(mask, axis=0):
+        sel = np.flatnonzero(np.all(mask == pattern, axis=1))
+        cols = np.flatnonzero(pattern)
+        if cols.size < 2:
+            continue
+        w = np.full(cols.size, 1.0 / cols.size)
+        hit = below_alarms(pk[sel][:, cols], pn[sel][:, cols], starts_a[sel], tuned[cols], w,
+                           number - margin, 1.0 - confidence)
+        np.logical_or.at(alarm, rows_a[sel][hit], True)
+    return alarm
+
+
 def _alarms(rule, p, ex_hi_now, base_ex_lo, alarm_at, margin) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         if rule == "posterior":
@@ -545,8 +600,17 @@ def _alarms(rule, p, ex_hi_now, base_ex_lo, alarm_at, margin) -> np.ndarray:
         return np.isfinite(p) & (ex_hi_now < base_ex_lo - margin)
 
 
-def _rule_text(rule: str, alarm_at: float, margin: float, confidence: float) -> str:
+def _rule_text(rule: str, alarm_at: float, margin: float, confidence: float,
+               number: float | None = None) -> str:
     base = "baseline" if margin == 0 else f"baseline - {margin:g}"
+    if rule == "anytime":
+        below = f"{number - margin:g}"
+        return (f"a window alarms when the anytime-valid upper bound of the balanced accuracy "
+                f"pooled since an earlier window (1, 2, 4, ... windows back, or since the first), "
+                f"at level {1 - confidence:.2g} / (s (s + 1)) for the detector's s-th window as "
+                f"start, lies below {below}: a detector whose balanced accuracy stays at "
+                f"{below} or above ever alarms, over its whole stream, with probability at most "
+                f"{1 - confidence:.2g}")
     if rule == "posterior":
         return f"a window alarms when P(balanced accuracy of the window < {base}) >= {alarm_at:g}"
     return (f"a window alarms when the exact {confidence:.0%} upper bound of the window lies below the "
@@ -664,6 +728,7 @@ def monitor(
     nulls: str = "error",
     n_simulations: int = 2000,
     random_state: Any = 0,
+    tuned_for: Any = None,
     sep: str | None = None,
     progress: bool = True,
     memory_limit: str | None = None,
@@ -696,11 +761,18 @@ def monitor(
     lookback : int, optional
         Windows pooled by the ``"first"`` baseline (default 8: the first 8 windows of each
         detector, empty ones included) and by ``"previous"`` (default 4).
-    rule : {"posterior", "exact"}
+    rule : {"posterior", "exact", "anytime"}
         ``"posterior"`` (default): alarm when ``p_worse = P(lambda_now < lambda_base -
         margin) >= alarm_at``. ``"exact"``: alarm when the window's exact upper bound lies
         below the baseline's exact lower bound minus ``margin`` (both at ``confidence``; far
-        fewer false alarms, later detection).
+        fewer false alarms, later detection). ``"anytime"`` (a number as baseline): a
+        guarantee over the whole stream, not per window: alarm when the anytime-valid upper
+        bound of the balanced accuracy pooled since an earlier window (looking back 1, 2,
+        4, ... windows, and since the first) lies below the number minus ``margin``; the
+        error level ``1 - confidence`` is shared among the starts (``1 / (s (s + 1))`` for the
+        detector's ``s``-th window), so a detector whose balanced accuracy stays at or above
+        that value ever alarms, in an unbounded stream, with probability at most
+        ``1 - confidence`` (:mod:`bacc.anytime`).
     alarm_at : float
         Threshold of the posterior rule (default 0.999: about 0.1 to 0.3 % false alarms per
         window under no change, since ``p_worse`` is then close to uniform, so that about one
@@ -715,7 +787,11 @@ def monitor(
     labels, nulls, sep, progress, memory_limit
         As in :func:`bacc.counts`.
     n_simulations : int
-        Windows simulated under no change to measure the rule's false-alarm rate (0: skip).
+        Windows simulated under no change to measure the rule's false-alarm rate (0: skip;
+        not used by ``rule="anytime"``, whose guarantee is over the whole stream).
+    tuned_for : float or per-class option, optional
+        ``rule="anytime"``: examples per class at which each sequence is tightest (as in
+        :func:`bacc.anytime_interval`).
     random_state : None, int or numpy Generator
         Of that simulation (default 0: repeatable).
 
@@ -805,6 +881,12 @@ def monitor(
     c = check_confidence(confidence)
     check_choice(rule, RULES, "rule")
     kind, bval = _parse_baseline(baseline)
+    if rule == "anytime" and kind != "number":
+        raise BaccError("rule='anytime' compares with a fixed balanced accuracy: give baseline= "
+                        "a number (e.g. 0.9); a baseline learnt from the stream has no "
+                        "stream-wide guarantee")
+    if tuned_for is not None and rule != "anytime":
+        raise BaccError("tuned_for= is for rule='anytime'")
     lookback = LOOKBACK.get(kind, 1) if lookback is None else check_int(lookback, "lookback", 1, 10**6)
     for name, v in (("alarm_at", alarm_at), ("margin", margin)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
@@ -902,10 +984,18 @@ def monitor(
     p = _p_worse(*posterior_parameters(k, n, pa, pb), inc, *base, number, margin, progress)
     base_mean = np.where(complete, base_mean, np.nan)
     base_lo = np.where(complete, base_lo, np.nan)
-    alarm = _alarms(rule, p, ev_exact_upper, base_lo, alarm_at, margin)
+    if rule == "anytime":
+        if number - margin <= 0:
+            raise BaccError(f"baseline - margin must be above 0 for rule='anytime', got "
+                            f"{number - margin:g}")
+        alarm = _anytime_alarms(k, n, det, widx, det_n, number, margin, c, tuned_for, labs)
+    else:
+        alarm = _alarms(rule, p, ev_exact_upper, base_lo, alarm_at, margin)
     # false-alarm rate under no change, on these windows' sizes
     rate = se = math.nan
     ok = np.flatnonzero(np.isfinite(p))
+    if rule == "anytime":
+        ok = ok[:0]  # the guarantee is over the whole stream, stated in the rule
     if n_sim and ok.size:
         det_k = np.zeros((len(detectors), l), np.int64)
         np.add.at(det_k, det, k)
@@ -924,7 +1014,7 @@ def monitor(
         )
     return Monitoring(
         detectors=tuple(detectors), by=by_t, window=w.text, labels=tuple(labs), baseline=desc,
-        rule=_rule_text(rule, alarm_at, margin, c), confidence=c, alarm_at=float(alarm_at),
+        rule=_rule_text(rule, alarm_at, margin, c, number), confidence=c, alarm_at=float(alarm_at),
         margin=float(margin), detector=det, start=starts, support=n, correct=k, mean=ev_mean,
         lower=ev_lower, upper=ev_upper, exact_lower=ev_exact_lower, exact_upper=ev_exact_upper,
         baseline_mean=base_mean, baseline_exact_lower=base_lo, p_worse=p, alarm=alarm,

@@ -50,7 +50,8 @@ def monitor_command(args) -> int:
         baseline=args.baseline, lookback=args.lookback, rule=args.rule, alarm_at=args.alarm_at,
         margin=args.margin, confidence=args.confidence, labels=parse_labels(args.labels),
         nulls="drop" if args.drop_missing else "error", n_simulations=args.simulations,
-        random_state=args.random_state, sep=args.sep, memory_limit=args.memory_limit,
+        random_state=args.random_state, tuned_for=args.tuned_for, sep=args.sep,
+        memory_limit=args.memory_limit,
     )  # fmt: skip
     if args.format == "json":
         dump_json(m.to_dict())

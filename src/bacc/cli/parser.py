@@ -533,9 +533,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "(end excluded), e.g. --baseline previous or --baseline 2026-01-01:2026-02-01")
     g.add_argument("--lookback", type=int, default=None, metavar="K",
                    help="windows pooled by --baseline first (default 8) or previous (default 4), e.g. --lookback 12")
-    g.add_argument("--rule", choices=["posterior", "exact"], default="posterior",
-                   help="alarm on P(worse) >= --alarm-at (posterior, default) or on non-overlapping "
-                        "exact intervals (exact), e.g. --rule exact")
+    g.add_argument("--rule", choices=["posterior", "exact", "anytime"], default="posterior",
+                   help="alarm on P(worse) >= --alarm-at (posterior, default), on non-overlapping "
+                        "exact intervals (exact), or, with a number as --baseline, when the "
+                        "anytime-valid upper bound falls below it, with P(any false alarm over the "
+                        "whole stream) <= 1 - --confidence (anytime), e.g. --rule anytime --baseline 0.9")
+    g.add_argument("--tuned-for", type=float, metavar="N",
+                   help="with --rule anytime: examples per class at which each sequence is "
+                        "tightest (default 100), e.g. --tuned-for 1000")
     g.add_argument("--alarm-at", type=float, default=0.999, metavar="P",
                    help="threshold on P(worse) of the posterior rule (default 0.999), e.g. --alarm-at 0.99")
     g.add_argument("--margin", type=float, default=0.0, metavar="M",

@@ -28,6 +28,9 @@ def window_text(t) -> str:
 
 
 def _rate(m) -> str:
+    if "anytime-valid" in m.rule:
+        return (f"false alarms: at most {1 - m.confidence:.2g} of unchanged detectors ever alarm, "
+                "over the whole stream (by construction, not per window)")
     if m.n_simulated == 0 or math.isnan(m.false_alarm_rate):
         return "false-alarm rate not simulated"
     return (f"false alarms per window under no change {100 * m.false_alarm_rate:.2f}% "
