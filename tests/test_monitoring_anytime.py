@@ -1,0 +1,101 @@
+"""monitor(rule="anytime"): the alarms equal a direct computation of every pooled anytime
+bound, a drop is found, the stream-wide guarantee holds in simulation, and bad settings are
+refused."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bacc
+from bacc._engine.bounds import anytime as engine
+
+
+def _frame(days, per_day, acc, seed, *, detectors=1, drop_day=None, drop=0.0, window_days=1):
+    rng = np.random.default_rng(seed)
+    det = np.repeat(np.arange(detectors), days * per_day)
+    day = np.tile(np.repeat(np.arange(days), per_day), detectors)
+    y = (rng.random(det.size) < 0.3).astype(int)
+    a = np.where(y == 1, acc[1], acc[0]) - (drop * (day >= drop_day) if drop_day else 0.0)
+    right = rng.random(det.size) < a
+    return pd.DataFrame({"detector": det,
+                         "ts": pd.Timestamp("2026-01-05") + pd.to_timedelta(day, unit="D"),
+                         "label": y, "predicted": np.where(right, y, 1 - y)})
+
+
+def _direct(m, number, alpha=0.05, tuned=100.0):
+    """Every window's alarm from the definition: counts pooled since each start s (1, 2, 4, ...
+    windows back, and the first window), the upper bound of the two-class product set at level
+    alpha / (s (s + 1)) (the dual, as anytime_interval computes it), below the number."""
+    c = engine.concentration(np.full(2, tuned), alpha, "two")
+    out = []
+    k, n = m.correct.astype(float), m.support.astype(float)
+    day = (m.start - m.start[0]).astype("timedelta64[D]").astype(int)
+    for r in range(len(day)):
+        pos = int(day[r]) + 1
+        starts = {max(pos - (1 << j) + 1, 1) for j in range(pos.bit_length() + 1)} | {1}
+        hit = False
+        for s in starts:
+            sel = (day >= s - 1) & (day <= day[r])
+            kk, nn = k[sel].sum(axis=0), n[sel].sum(axis=0)
+            level = alpha / (s * (s + 1))
+            lower_fail = engine._dual_lower((nn - kk)[None], nn[None], c[None], np.full(2, 0.5),
+                                            math.log(1 / level), "two")[0]
+            hit |= (1 - lower_fail) < number - 1e-9
+        out.append(hit)
+    return np.array(out)
+
+
+def test_alarms_equal_the_direct_computation_and_find_the_drop():
+    df = _frame(24, 60, (0.95, 0.85), seed=3, drop_day=12, drop=0.25)
+    m = bacc.monitor(df, true="label", pred="predicted", time="ts", window="1D", baseline=0.85,
+                     rule="anytime", progress=False)
+    expected = _direct(m, 0.85)
+    assert expected.any() and not expected[:12].any()  # the test can fail both ways
+    np.testing.assert_array_equal(m.alarm, expected)
+    assert m.first_alarm("all") >= pd.Timestamp("2026-01-17")
+    assert "whole stream" in m.rule and "whole stream" in str(m)
+
+
+@pytest.mark.slow
+def test_unchanged_detectors_rarely_ever_alarm():
+    """300 detectors at exactly the baseline number for 180 daily windows: the share that ever
+    alarms is at most 5 % (+ 3 Monte Carlo standard errors)."""
+    df = _frame(180, 20, (0.95, 0.85), seed=4, detectors=300)
+    m = bacc.monitor(df, true="label", pred="predicted", time="ts", window="1D",
+                     by="detector", baseline=0.9, rule="anytime", progress=False)
+    ever = np.zeros(300, dtype=bool)
+    np.logical_or.at(ever, m.detector, m.alarm)
+    assert ever.mean() <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / 300)
+
+
+def test_bad_settings_are_refused():
+    df = _frame(5, 10, (0.9, 0.9), seed=1)
+    kw = dict(true="label", pred="predicted", time="ts", window="1D", progress=False)
+    with pytest.raises(bacc.BaccError, match="a number"):
+        bacc.monitor(df, rule="anytime", **kw)
+    with pytest.raises(bacc.BaccError, match="tuned_for"):
+        bacc.monitor(df, baseline=0.9, tuned_for=50, **kw)
+    with pytest.raises(bacc.BaccError, match="tuned_for"):
+        bacc.monitor(df, baseline=0.9, rule="anytime", tuned_for=0, **kw)
+    with pytest.raises(bacc.BaccError, match="above 0"):
+        bacc.monitor(df, baseline=0.3, margin=0.5, rule="anytime", **kw)
+
+
+def test_command_line_rule_anytime(tmp_path):
+    from test_cli import assert_bad_input, run, run_json
+
+    df = _frame(10, 30, (0.95, 0.85), seed=5, drop_day=5, drop=0.3)
+    path = tmp_path / "p.csv"
+    df.to_csv(path, index=False)
+    out = run_json("monitor", str(path), "--true", "label", "--pred", "predicted", "--time", "ts",
+                   "--window", "1D", "--baseline", "0.85", "--rule", "anytime", "--tuned-for", "50")
+    m = bacc.monitor(df, true="label", pred="predicted", time="ts", window="1D", baseline=0.85,
+                     rule="anytime", tuned_for=50, progress=False)
+    assert [w["alarm"] for w in out["windows"]] == m.alarm.tolist()
+    proc = run("monitor", str(path), "--true", "label", "--pred", "predicted", "--time", "ts",
+               "--rule", "anytime", check=False)
+    assert_bad_input(proc)
