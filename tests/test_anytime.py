@@ -7,6 +7,7 @@ import math
 
 import mpmath as mp
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import optimize, stats
 
@@ -361,3 +362,21 @@ def test_results_travel_and_print():
     assert bacc.intervals.METHODS["anytime"].guaranteed
     with pytest.raises(ValueError):
         seq.lower[0] = 0.5  # frozen arrays
+
+
+@pytest.mark.parametrize("times,match", [
+    (["2026-01-02", "2026-01-01", "2026-01-03", "2026-01-04", "2026-01-05"], "out of order"),
+    ([3, 2, 5, 6, 7], "out of order"), ([1, None, 3, 4, 5], "missing"), ([1, 2], "one time"),
+    ([object(), 1, 2, 3, 4], "times"),
+])
+def test_labels_out_of_order_are_refused(times, match):
+    with pytest.raises(bacc.BaccError, match=match):
+        bacc.confidence_sequence([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], times=times)
+
+
+def test_times_in_order_change_nothing():
+    y, p = [0, 1, 1, 0, 1] * 4, [0, 1, 0, 0, 1] * 4
+    days = pd.date_range("2026-01-01", periods=20, freq="D")
+    a = bacc.confidence_sequence(y, p, times=days)
+    b = bacc.confidence_sequence(y, p)
+    assert a.to_dict() == b.to_dict()

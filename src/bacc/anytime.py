@@ -405,6 +405,7 @@ def confidence_sequence(
     weights=None,
     labels=None,
     looks=None,
+    times=None,
     running_intersection: bool = True,
 ) -> ConfidenceSequence:
     """The anytime-valid bounds after every label of a stream, in arrival order.
@@ -427,6 +428,10 @@ def confidence_sequence(
     looks : array_like of int, optional
         The numbers of labels at which to report (default every label). The running
         intersection is taken over these looks.
+    times : sequence, optional
+        When each label arrived (numbers, datetimes or date strings), to check the order: the
+        sequence is about the labels in the order they came, so times that go back are refused
+        (sort the examples by time first).
     running_intersection : bool
         Keep at each look the tightest bounds seen so far (default True): valid, since the
         sequence holds at every look at once.
@@ -439,7 +444,8 @@ def confidence_sequence(
     ------
     BaccError
         Label sequences of different lengths, empty or with missing values; looks outside
-        1..len(y_true) or not increasing; and the errors of :func:`anytime_interval`.
+        1..len(y_true) or not increasing; times of another length, missing, or out of order;
+        and the errors of :func:`anytime_interval`.
 
     See Also
     --------
@@ -463,6 +469,8 @@ def confidence_sequence(
     check_sides(sides)
     classes, (t, p) = encode({"y_true": y_true, "y_pred": y_pred}, labels=labels)
     total = t.size
+    if times is not None:
+        _check_order(times, total)
     if looks is None:
         at = np.arange(1, total + 1)
     else:
@@ -519,6 +527,40 @@ def confidence_sequence(
         sides=sides, tuned_for=tuned_out, classes=tuple(classes),
         running_intersection=bool(running_intersection), weights=tuple(float(x) for x in w),
         correct=k_by_class, support=n_by_class)
+
+
+def _check_order(times, total: int) -> None:
+    """Refuse arrival times of the wrong length, missing, or not in order."""
+    try:
+        import pandas as pd  # optional; parses datetimes and date strings alike
+    except ImportError:  # pragma: no cover - pandas is in every extra that has times
+        pd = None
+    values = times
+    if pd is not None and not isinstance(times, np.ndarray):
+        try:
+            values = pd.to_datetime(pd.Series(list(times))) if not all(
+                isinstance(v, int | float | np.number) for v in list(times)) else np.asarray(
+                times, dtype=float)
+        except (TypeError, ValueError):
+            raise BaccError("times must be numbers, datetimes or dates, one per label") from None
+    arr = np.asarray(values)
+    if arr.ndim != 1 or arr.size != total:
+        raise BaccError(f"times must give one time per label ({total}), got {arr.size}")
+    if arr.dtype.kind == "M":
+        bad = np.isnat(arr)
+    elif arr.dtype.kind in "iuf":
+        bad = ~np.isfinite(arr.astype(float))
+    else:
+        raise BaccError("times must be numbers, datetimes or dates, one per label")
+    if bad.any():
+        raise BaccError(f"times has {int(bad.sum())} missing value(s) (the first at position "
+                        f"{int(np.flatnonzero(bad)[0])})")
+    back = np.flatnonzero(arr[1:] < arr[:-1])
+    if back.size:
+        raise BaccError(
+            f"the labels are out of order: time at position {int(back[0]) + 1} is earlier than "
+            "the one before it; a confidence sequence follows the order the labels arrived in, "
+            "so sort the examples by time first")
 
 
 def fixed_n_bounds(seq: ConfidenceSequence, *, method: str = "union"):
