@@ -26,20 +26,24 @@ def _frame(days, per_day, acc, seed, *, detectors=1, drop_day=None, drop=0.0, wi
                          "label": y, "predicted": np.where(right, y, 1 - y)})
 
 
-def _direct(m, number, alpha=0.05, tuned=100.0):
+def _direct(m, number, alpha=0.05, tuned=100.0, skip=0):
     """Every window's alarm from the definition: counts pooled since each start s (1, 2, 4, ...
-    windows back, and the first window), the upper bound of the two-class product set at level
-    alpha / (s (s + 1)) (the dual, as anytime_interval computes it), below the number."""
+    windows back, and the first watched window), the upper bound of the two-class product set
+    at level alpha / (s (s + 1)) (the dual, as anytime_interval computes it), below the
+    number; the first ``skip`` windows are not watched."""
     c = engine.concentration(np.full(2, tuned), alpha, "two")
     out = []
     k, n = m.correct.astype(float), m.support.astype(float)
-    day = (m.start - m.start[0]).astype("timedelta64[D]").astype(int)
+    day = (m.start - m.start[0]).astype("timedelta64[D]").astype(int) - skip
     for r in range(len(day)):
+        if day[r] < 0:
+            out.append(False)
+            continue
         pos = int(day[r]) + 1
         starts = {max(pos - (1 << j) + 1, 1) for j in range(pos.bit_length() + 1)} | {1}
         hit = False
         for s in starts:
-            sel = (day >= s - 1) & (day <= day[r])
+            sel = (day >= s - 1) & (day <= day[r])  # noqa: B023
             kk, nn = k[sel].sum(axis=0), n[sel].sum(axis=0)
             level = alpha / (s * (s + 1))
             lower_fail = engine._dual_lower((nn - kk)[None], nn[None], c[None], np.full(2, 0.5),
@@ -60,13 +64,29 @@ def test_alarms_equal_the_direct_computation_and_find_the_drop():
     assert "whole stream" in m.rule and "whole stream" in str(m)
 
 
+def test_a_baseline_learnt_from_the_first_windows():
+    """baseline='first': the number is the anytime lower bound (one-sided, half the level) of
+    the first 8 windows, and the windows after them are watched at the other half."""
+    df = _frame(24, 60, (0.95, 0.85), seed=6, drop_day=14, drop=0.25)
+    m = bacc.monitor(df, true="label", pred="predicted", time="ts", window="1D",
+                     baseline="first", rule="anytime", progress=False)
+    k, n = m.correct[:8].sum(axis=0), m.support[:8].sum(axis=0)
+    lower = bacc.anytime_interval(np.array([[k[0], n[0] - k[0]], [n[1] - k[1], k[1]]]),
+                                  confidence=0.975, sides="lower").lower
+    expected = _direct(m, lower, alpha=0.025, skip=8)
+    assert expected.any() and not expected[:14].any()
+    np.testing.assert_array_equal(m.alarm, expected)
+    assert "baseline's anytime-valid lower bound" in m.rule
+
+
 @pytest.mark.slow
-def test_unchanged_detectors_rarely_ever_alarm():
+@pytest.mark.parametrize("baseline", [0.9, "first"])
+def test_unchanged_detectors_rarely_ever_alarm(baseline):
     """300 detectors at exactly the baseline number for 180 daily windows: the share that ever
     alarms is at most 5 % (+ 3 Monte Carlo standard errors)."""
     df = _frame(180, 20, (0.95, 0.85), seed=4, detectors=300)
     m = bacc.monitor(df, true="label", pred="predicted", time="ts", window="1D",
-                     by="detector", baseline=0.9, rule="anytime", progress=False)
+                     by="detector", baseline=baseline, rule="anytime", progress=False)
     ever = np.zeros(300, dtype=bool)
     np.logical_or.at(ever, m.detector, m.alarm)
     assert ever.mean() <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / 300)
@@ -75,8 +95,8 @@ def test_unchanged_detectors_rarely_ever_alarm():
 def test_bad_settings_are_refused():
     df = _frame(5, 10, (0.9, 0.9), seed=1)
     kw = dict(true="label", pred="predicted", time="ts", window="1D", progress=False)
-    with pytest.raises(bacc.BaccError, match="a number"):
-        bacc.monitor(df, rule="anytime", **kw)
+    with pytest.raises(bacc.BaccError, match="fixed in advance"):
+        bacc.monitor(df, rule="anytime", baseline="previous", **kw)
     with pytest.raises(bacc.BaccError, match="tuned_for"):
         bacc.monitor(df, baseline=0.9, tuned_for=50, **kw)
     with pytest.raises(bacc.BaccError, match="tuned_for"):
@@ -97,5 +117,5 @@ def test_command_line_rule_anytime(tmp_path):
                      rule="anytime", tuned_for=50, progress=False)
     assert [w["alarm"] for w in out["windows"]] == m.alarm.tolist()
     proc = run("monitor", str(path), "--true", "label", "--pred", "predicted", "--time", "ts",
-               "--rule", "anytime", check=False)
+               "--rule", "anytime", "--baseline", "past", check=False)
     assert_bad_input(proc)

@@ -538,13 +538,14 @@ def _exact_union_rows(k, n, inc, confidence) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def _anytime_alarms(k, n, det, widx, det_n, number, margin, confidence, tuned_for, labs):
+def _anytime_alarms(k, n, det, widx, det_n, value, alpha, skip, tuned_for, labs):
     """The stream-wide rule: for every window and every look back of 1, 2, 4, ... windows (and
-    since the detector's first window), the counts pooled since that start, their anytime
-    upper bound at level ``(1 - confidence) pi_s`` for the start's position ``s`` among the
-    detector's calendar windows, compared with ``number - margin``. Every start's sequence holds
-    at every later window at once, and the levels sum to ``1 - confidence``, so an unchanged
-    detector at or above that value ever alarms with probability at most ``1 - confidence``."""
+    since the first watched window), the counts pooled since that start, their anytime upper
+    bound at level ``alpha pi_s`` for the start's position ``s`` among the detector's watched
+    calendar windows, compared with ``value`` (one per row). Every start's sequence holds at
+    every later window at once, and the levels sum to ``alpha``, so an unchanged detector at or
+    above ``value`` ever alarms with probability at most ``alpha``. The first ``skip`` calendar
+    windows of each detector (its baseline) are not watched."""
     from ._engine.bounds.anytime import below_alarms
     from .anytime import check_tuned_for
 
@@ -553,28 +554,26 @@ def _anytime_alarms(k, n, det, widx, det_n, number, margin, confidence, tuned_fo
     alarm = np.zeros(W, dtype=bool)
     ck = np.vstack([np.zeros((1, k.shape[1])), np.cumsum(k, axis=0)])
     cn = np.vstack([np.zeros((1, n.shape[1])), np.cumsum(n, axis=0)])
-    first_row = np.searchsorted(det, det, side="left")
-    first_w = widx[first_row]
-    pos = widx - first_w + 1  # the window's position among its detector's calendar windows
+    first_w = widx[np.searchsorted(det, det, side="left")] + skip
+    watched = np.flatnonzero(widx >= first_w)
+    if watched.size == 0:
+        return alarm
+    pos = widx - first_w + 1  # the window's position among its detector's watched windows
+    bounds = {d: np.flatnonzero(det == d) for d in np.unique(det[watched])}
+    span = int(pos[watched].max())
     rows, starts, lo_rows = [], [], []
-    span = int(pos.max()) if W else 0
-    backs = [1 << j for j in range(max(1, span.bit_length()))]
-    for back in backs:
-        s = np.maximum(pos - back + 1, 1)
+    for back in [1 << j for j in range(span.bit_length())] + [span]:
+        s = np.maximum(pos[watched] - back + 1, 1)  # back = span: since the first
         # the first row of the detector at or after the start's calendar window
-        target = first_w + s - 1
-        lo = np.empty(W, dtype=np.int64)
-        for d in np.unique(det):
-            sel = np.flatnonzero(det == d)
-            lo[sel] = sel[0] + np.searchsorted(widx[sel], target[sel], side="left")
-        rows.append(np.arange(W))
+        target = first_w[watched] + s - 1
+        lo = np.empty(watched.size, dtype=np.int64)
+        for d, sel_d in bounds.items():
+            sel = np.flatnonzero(det[watched] == d)
+            lo[sel] = sel_d[0] + np.searchsorted(widx[sel_d], target[sel], side="left")
+        rows.append(watched)
         starts.append(s)
         lo_rows.append(lo)
     rows_a, starts_a, lo_a = (np.concatenate(v) for v in (rows, starts, lo_rows))
-    # since the detector's first window too
-    rows_a = np.concatenate([rows_a, np.arange(W)])
-    starts_a = np.concatenate([starts_a, np.ones(W, dtype=np.int64)])
-    lo_a = np.concatenate([lo_a, first_row])
     # each (row, start) once
     key = np.unique(np.stack([rows_a, starts_a, lo_a], axis=1), axis=0)
     rows_a, starts_a, lo_a = key[:, 0], key[:, 1], key[:, 2]
@@ -588,9 +587,31 @@ def _anytime_alarms(k, n, det, widx, det_n, number, margin, confidence, tuned_fo
             continue
         w = np.full(cols.size, 1.0 / cols.size)
         hit = below_alarms(pk[sel][:, cols], pn[sel][:, cols], starts_a[sel], tuned[cols], w,
-                           number - margin, 1.0 - confidence)
+                           value[rows_a[sel]], alpha)
         np.logical_or.at(alarm, rows_a[sel][hit], True)
     return alarm
+
+
+def _baseline_lower(base_k, base_n, det, det_n, alpha, tuned_for, labs) -> np.ndarray:
+    """Each row's detector's baseline as an anytime-valid lower bound of its balanced accuracy
+    at level ``alpha`` (one-sided), computed once per detector; NaN where a class is missing."""
+    from ._engine.bounds.anytime import weighted_bounds
+    from .anytime import check_tuned_for
+
+    tuned = np.broadcast_to(check_tuned_for(tuned_for, labs), (base_k.shape[1],)).astype(float)
+    first = np.unique(det, return_index=True)[1]
+    out = np.full(det.size, np.nan)
+    per = np.full(det_n.shape[0], np.nan)
+    for i in first:
+        cols = np.flatnonzero(det_n[det[i]] > 0)
+        if cols.size < 2 or np.any(base_n[i, cols] == 0):
+            continue
+        lo, _ = weighted_bounds(base_k[i, cols][None].astype(float),
+                                base_n[i, cols][None].astype(float), tuned[cols][None],
+                                np.full(cols.size, 1.0 / cols.size), alpha, "lower")
+        per[det[i]] = lo[0]
+    out = per[det]
+    return out
 
 
 def _alarms(rule, p, ex_hi_now, base_ex_lo, alarm_at, margin) -> np.ndarray:
@@ -603,6 +624,15 @@ def _alarms(rule, p, ex_hi_now, base_ex_lo, alarm_at, margin) -> np.ndarray:
 def _rule_text(rule: str, alarm_at: float, margin: float, confidence: float,
                number: float | None = None) -> str:
     base = "baseline" if margin == 0 else f"baseline - {margin:g}"
+    if rule == "anytime" and number is None:
+        below = "the baseline's anytime-valid lower bound" + (f" - {margin:g}" if margin else "")
+        return (f"a window after the baseline alarms when the anytime-valid upper bound of the "
+                f"balanced accuracy pooled since an earlier window (1, 2, 4, ... windows back, or "
+                f"since the first after the baseline), at level {(1 - confidence) / 2:.2g} / "
+                f"(s (s + 1)) for a start at the s-th watched window, lies below {below} (a "
+                f"one-sided bound at level {(1 - confidence) / 2:.2g}): an unchanged detector "
+                f"ever alarms, over its whole stream, with probability at most "
+                f"{1 - confidence:.2g}")
     if rule == "anytime":
         below = f"{number - margin:g}"
         return (f"a window alarms when the anytime-valid upper bound of the balanced accuracy "
@@ -772,7 +802,10 @@ def monitor(
         error level ``1 - confidence`` is shared among the starts (``1 / (s (s + 1))`` for the
         detector's ``s``-th window), so a detector whose balanced accuracy stays at or above
         that value ever alarms, in an unbounded stream, with probability at most
-        ``1 - confidence`` (:mod:`bacc.anytime`).
+        ``1 - confidence`` (:mod:`bacc.anytime`). With ``baseline="first"`` the number is
+        each detector's anytime-valid lower bound of its first ``lookback`` windows at half the
+        level, and the windows after them are watched at the other half: an unchanged detector
+        ever alarms with probability at most ``1 - confidence``.
     alarm_at : float
         Threshold of the posterior rule (default 0.999: about 0.1 to 0.3 % false alarms per
         window under no change, since ``p_worse`` is then close to uniform, so that about one
@@ -881,10 +914,11 @@ def monitor(
     c = check_confidence(confidence)
     check_choice(rule, RULES, "rule")
     kind, bval = _parse_baseline(baseline)
-    if rule == "anytime" and kind != "number":
-        raise BaccError("rule='anytime' compares with a fixed balanced accuracy: give baseline= "
-                        "a number (e.g. 0.9); a baseline learnt from the stream has no "
-                        "stream-wide guarantee")
+    if rule == "anytime" and kind not in ("number", "first"):
+        raise BaccError("rule='anytime' compares with a balanced accuracy fixed in advance "
+                        "(baseline= a number, e.g. 0.9) or learnt from each detector's first "
+                        "windows (baseline='first'); a moving baseline has no stream-wide "
+                        "guarantee")
     if tuned_for is not None and rule != "anytime":
         raise BaccError("tuned_for= is for rule='anytime'")
     lookback = LOOKBACK.get(kind, 1) if lookback is None else check_int(lookback, "lookback", 1, 10**6)
@@ -985,10 +1019,18 @@ def monitor(
     base_mean = np.where(complete, base_mean, np.nan)
     base_lo = np.where(complete, base_lo, np.nan)
     if rule == "anytime":
-        if number - margin <= 0:
-            raise BaccError(f"baseline - margin must be above 0 for rule='anytime', got "
-                            f"{number - margin:g}")
-        alarm = _anytime_alarms(k, n, det, widx, det_n, number, margin, c, tuned_for, labs)
+        alpha = 1.0 - c
+        if number is not None:
+            if number - margin <= 0:
+                raise BaccError(f"baseline - margin must be above 0 for rule='anytime', got "
+                                f"{number - margin:g}")
+            value = np.full(W, number - margin)
+            alarm = _anytime_alarms(k, n, det, widx, det_n, value, alpha, 0, tuned_for, labs)
+        else:
+            # half the level for the baseline's anytime lower bound, half for the watch after it
+            value = _baseline_lower(base_k, base_n, det, det_n, alpha / 2, tuned_for, labs) - margin
+            alarm = _anytime_alarms(k, n, det, widx, det_n, value, alpha / 2, lookback,
+                                    tuned_for, labs)
     else:
         alarm = _alarms(rule, p, ev_exact_upper, base_lo, alarm_at, margin)
     # false-alarm rate under no change, on these windows' sizes

@@ -768,7 +768,8 @@ def plan_labels(
     neighbouring splits of each smaller total are then tried while one still meets the
     assurance. Plan the number, then collect it: labelling until the bound first clears
     ``t`` (optional stopping) would void the coverage of the exact interval, which holds for a
-    sample size fixed in advance.
+    sample size fixed in advance; to stop when a bound clears, use the anytime-valid bound and
+    :func:`bacc.plan_sequential`.
 
     References
     ----------

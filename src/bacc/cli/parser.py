@@ -535,7 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="windows pooled by --baseline first (default 8) or previous (default 4), e.g. --lookback 12")
     g.add_argument("--rule", choices=["posterior", "exact", "anytime"], default="posterior",
                    help="alarm on P(worse) >= --alarm-at (posterior, default), on non-overlapping "
-                        "exact intervals (exact), or, with a number as --baseline, when the "
+                        "exact intervals (exact), or, with --baseline a number or first, when the "
                         "anytime-valid upper bound falls below it, with P(any false alarm over the "
                         "whole stream) <= 1 - --confidence (anytime), e.g. --rule anytime --baseline 0.9")
     g.add_argument("--tuned-for", type=float, metavar="N",

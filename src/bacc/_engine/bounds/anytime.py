@@ -381,24 +381,27 @@ def start_weight(s):
     return 1.0 / (s * (s + 1.0))
 
 
-def below_alarms(k, n, start, tuned, w, value: float, alpha: float) -> np.ndarray:
+def below_alarms(k, n, start, tuned, w, value, alpha: float) -> np.ndarray:
     """Whether the anytime-valid upper bound of ``sum_i w_i p_i``, from counts pooled since a
     start, at level ``alpha * pi_start``, lies below ``value``.
 
-    ``k, n`` of shape ``(rows, classes)``, ``start`` ``(rows,)``. The upper bound is below
+    ``k, n`` of shape ``(rows, classes)``, ``start`` and ``value`` ``(rows,)`` (or one value).
+    The upper bound is below
     ``value`` exactly when the failures' lower bound exceeds ``1 - value``
     (:func:`halfspace_minimum` on the failures). Rows whose sample value is at least ``value``
     cannot alarm and are not computed.
     """
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     alarm = np.zeros(k.shape[0], dtype=bool)
+    value = np.broadcast_to(np.asarray(value, dtype=float), (k.shape[0],))
     with np.errstate(invalid="ignore", divide="ignore"):
         estimate = np.sum(w * np.where(n > 0, k / np.maximum(n, 1.0), 1.0), axis=-1)
-    maybe = np.flatnonzero(estimate < value)
+    maybe = np.flatnonzero(estimate < value)  # NaN values (no baseline) never alarm
     if maybe.size == 0:
         return alarm
     kk, nn = k[maybe], n[maybe]
-    g, _ = halfspace_minimum(nn - kk, nn, np.broadcast_to(tuned, kk.shape), w, 1.0 - value, alpha)
+    g, _ = halfspace_minimum(nn - kk, nn, np.broadcast_to(tuned, kk.shape), w,
+                             1.0 - value[maybe], alpha)
     threshold = np.log(1.0 / (alpha * start_weight(np.asarray(start)[maybe])))
     alarm[maybe] = g >= threshold
     return alarm
