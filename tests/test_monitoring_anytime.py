@@ -119,3 +119,21 @@ def test_command_line_rule_anytime(tmp_path):
     proc = run("monitor", str(path), "--true", "label", "--pred", "predicted", "--time", "ts",
                "--rule", "anytime", "--baseline", "past", check=False)
     assert_bad_input(proc)
+
+
+def test_the_sequence_narrows_and_is_drawn():
+    df = _frame(30, 40, (0.95, 0.85), seed=8)
+    m = bacc.monitor(df, true="label", pred="predicted", time="ts", window="1D", baseline=0.8,
+                     rule="anytime", progress=False)
+    starts, upper = m.sequence("all")
+    assert starts.size == 30 and np.all(np.diff(upper) < 0.02)  # narrowing, up to noise
+    k, n = m.correct.sum(axis=0), m.support.sum(axis=0)
+    ref = bacc.anytime_interval(np.array([[k[0], n[0] - k[0]], [n[1] - k[1], k[1]]]),
+                                confidence=1 - 0.025, sides="upper")
+    assert upper[-1] == pytest.approx(ref.upper, abs=1e-9)
+    fig = m.plot("all")
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "anytime upper bound, pooled" in labels
+    with pytest.raises(bacc.BaccError, match="anytime"):
+        bacc.monitor(df, true="label", pred="predicted", time="ts", window="1D", baseline=0.8,
+                     progress=False, n_simulations=0).sequence("all")

@@ -201,6 +201,13 @@ class Monitoring(FrozenArrays):
     n_simulated: int = 0
     prior: tuple = (1.0, 1.0)
     blind_spot: str = ""
+    #: ``rule="anytime"``: the level of the sequence since the first watched window
+    #: (``alpha pi_1``), the examples per class it is tuned for, which rows are watched (after
+    #: a learnt baseline's windows) and each row's threshold.
+    anytime_level: float = math.nan
+    tuned_for: tuple = ()
+    watched: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), repr=False)
+    threshold: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
     def __len__(self) -> int:
         return int(self.detector.size)
@@ -223,13 +230,43 @@ class Monitoring(FrozenArrays):
             for name in ("start", "support", "correct", "mean", "lower", "upper", "exact_lower",
                          "exact_upper", "baseline_mean", "baseline_exact_lower", "p_worse", "alarm")
         }  # fmt: skip
+        if self.watched.size:
+            arrays.update(watched=self.watched[rows], threshold=self.threshold[rows])
         return Monitoring(
             detectors=(detector,), by=self.by, window=self.window, labels=self.labels,
             baseline=self.baseline, rule=self.rule, confidence=self.confidence,
             alarm_at=self.alarm_at, margin=self.margin, detector=np.zeros(rows.size, np.int64),
             false_alarm_rate=self.false_alarm_rate, false_alarm_se=self.false_alarm_se,
-            n_simulated=self.n_simulated, prior=self.prior, blind_spot=self.blind_spot, **arrays,
+            n_simulated=self.n_simulated, prior=self.prior, blind_spot=self.blind_spot,
+            anytime_level=self.anytime_level, tuned_for=self.tuned_for, **arrays,
         )  # fmt: skip
+
+    def sequence(self, detector: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``rule="anytime"``: the anytime-valid upper bound of one detector's balanced accuracy
+        pooled since its first watched window, at each watched window (the level given to that
+        start by the rule, ``alpha pi_1``): the sequence narrowing as the windows add up.
+
+        Returns
+        -------
+        start, upper : numpy.ndarray
+            The watched windows' starts and the bound after each.
+        """
+        if not np.isfinite(self.anytime_level):
+            raise BaccError("sequence() is for a monitor with rule='anytime'")
+        from ._engine.bounds.anytime import weighted_bounds
+
+        d = self._index(detector)
+        rows = np.flatnonzero((self.detector == d) & self.watched)
+        if rows.size == 0:
+            return self.start[rows], np.zeros(0)
+        k = np.cumsum(self.correct[rows], axis=0).astype(float)
+        n = np.cumsum(self.support[rows], axis=0).astype(float)
+        cols = np.flatnonzero(n[-1] > 0)
+        w = np.full(cols.size, 1.0 / cols.size)
+        tuned = np.broadcast_to(np.asarray(self.tuned_for, dtype=float), (k.shape[1],))[cols]
+        _, upper = weighted_bounds(k[:, cols], n[:, cols], np.broadcast_to(tuned, (rows.size, cols.size)),
+                                   w, self.anytime_level, "upper")
+        return self.start[rows], upper
 
     def posterior(self, detector: Any, start: Any) -> BetaSum:
         """The posterior balanced accuracy of one window (a distribution object: ``cdf``,
@@ -1025,14 +1062,21 @@ def monitor(
                 raise BaccError(f"baseline - margin must be above 0 for rule='anytime', got "
                                 f"{number - margin:g}")
             value = np.full(W, number - margin)
-            alarm = _anytime_alarms(k, n, det, widx, det_n, value, alpha, 0, tuned_for, labs)
+            level, skip = alpha, 0
         else:
             # half the level for the baseline's anytime lower bound, half for the watch after it
             value = _baseline_lower(base_k, base_n, det, det_n, alpha / 2, tuned_for, labs) - margin
-            alarm = _anytime_alarms(k, n, det, widx, det_n, value, alpha / 2, lookback,
-                                    tuned_for, labs)
+            level, skip = alpha / 2, lookback
+        alarm = _anytime_alarms(k, n, det, widx, det_n, value, level, skip, tuned_for, labs)
+        from .anytime import check_tuned_for
+
+        tuned_t = tuple(float(x) for x in np.broadcast_to(check_tuned_for(tuned_for, labs), (l,)))
+        watched = widx >= widx[np.searchsorted(det, det, side="left")] + skip
+        anytime = dict(anytime_level=level / 2, tuned_for=tuned_t, watched=watched,
+                       threshold=np.where(watched, value, np.nan))
     else:
         alarm = _alarms(rule, p, ev_exact_upper, base_lo, alarm_at, margin)
+        anytime = {}
     # false-alarm rate under no change, on these windows' sizes
     rate = se = math.nan
     ok = np.flatnonzero(np.isfinite(p))
@@ -1062,7 +1106,7 @@ def monitor(
         baseline_mean=base_mean, baseline_exact_lower=base_lo, p_worse=p, alarm=alarm,
         false_alarm_rate=rate, false_alarm_se=se, n_simulated=n_sim if ok.size else 0,
         prior=prior if isinstance(prior, str) else tuple(np.asarray(prior, float).tolist()),
-        blind_spot=blind,
+        blind_spot=blind, **anytime,
     )  # fmt: skip
 
 

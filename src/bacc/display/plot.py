@@ -1031,8 +1031,9 @@ def plot_timeline(
     matplotlib.figure.Figure
         Top: per window the exact interval (pale band), the credible interval (green band),
         the posterior mean (green dots), the baseline (grey dashes) and alarming windows (red
-        triangles). Bottom: ``P(worse)`` per window with the alarm threshold of the posterior
-        rule.
+        triangles); under ``rule="anytime"`` also its threshold and the anytime upper bound
+        pooled since the first watched window (the sequence narrowing). Bottom: ``P(worse)``
+        per window with the alarm threshold of the posterior rule.
 
     Examples
     --------
@@ -1060,6 +1061,14 @@ def plot_timeline(
     ax.plot(x, t.mean, "o-", color=GREEN, ms=2.5, lw=0.9, label="posterior mean")
     if np.isfinite(t.baseline_mean).any():
         ax.plot(x, t.baseline_mean, "--", color=GREY, lw=1.1, drawstyle="steps-mid", label="baseline")
+    if np.isfinite(getattr(t, "anytime_level", math.nan)):
+        # the anytime rule: its threshold, and the sequence since the first watched window
+        # narrowing as the windows add up
+        xs, upper = monitoring.sequence(detector)
+        if upper.size:
+            ax.plot(xs.astype("datetime64[us]"), upper, color=RED, lw=1.1, drawstyle="steps-post",
+                    label="anytime upper bound, pooled")
+        ax.plot(x, t.threshold, ":", color=RED, lw=1.0, label="alarm below")
     al = np.flatnonzero(t.alarm)
     if al.size:
         top = np.nanmax(t.exact_upper)
