@@ -348,6 +348,9 @@ class Monitoring(FrozenArrays):
                 "p_worse": _json_float(self.p_worse[i]),
                 "alarm": bool(self.alarm[i]),
             })  # fmt: skip
+            if self.watched.size:  # rule="anytime": watched windows and the alarm threshold
+                out[-1]["watched"] = bool(self.watched[i])
+                out[-1]["alarm_below"] = _json_float(self.threshold[i])
         return out
 
     def to_dict(self) -> dict:
