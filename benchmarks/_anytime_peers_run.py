@@ -2,12 +2,13 @@
 two-sided 95 % confidence sequences of one peer library on the streams the benchmark wrote.
 
 Nothing from bacc is imported here (the peer environments do not have it); only the shared
-timer ``_timing`` (standard library only) beside this file.
+timer ``_timing`` (standard library only) beside this file, found because the directory of a
+script run as ``python path/to/script.py`` is on its import path.
 
 Usage (the benchmark calls it):
 
     PEER_PYTHON _anytime_peers_run.py --peer confseq --data streams.npz --out widths.npz \
-        [--first 0 --last 200] [--time-streams 3] [--t-opt 1000]
+        [--first 0 --last 200] [--time-streams 3] [--repeat 3] [--t-opt 1000]
 
 ``streams.npz`` holds ``x`` (uint8, shape (len(ps), streams, length): 1 = correct), ``ps`` and
 ``looks`` (sample sizes, 1-based). The output holds, for every method of the peer, ``lower`` and
@@ -21,12 +22,9 @@ import argparse
 import json
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import fastest  # noqa: E402
+from _timing import fastest  # beside this script, which is on the path when run as a script
 
 ALPHA = 0.05
 FAILURES: dict[str, list] = {}
@@ -159,6 +157,7 @@ def main() -> None:
     ap.add_argument("--time-streams", type=int, default=0,
                     help="streams per p (from --first on) to time each method on")
     ap.add_argument("--t-opt", type=float, default=1000.0)
+    ap.add_argument("--repeat", type=int, default=3, help="calls timed (the fastest is kept)")
     args = ap.parse_args()
 
     data = np.load(args.data)
@@ -180,7 +179,7 @@ def main() -> None:
             for s in range(args.first, min(last, args.first + args.time_streams)):
                 xs = x[i, s]
                 wall, _ = fastest(lambda xs=xs, p=p, f=m["at_looks"]: f(xs, looks, float(p)),
-                                  repeat=3)
+                                  repeat=args.repeat)
                 times_looks.append(wall)
                 if m["every"] is not None:
                     wall, _ = fastest(lambda xs=xs, f=m["every"]: f(xs), repeat=1)

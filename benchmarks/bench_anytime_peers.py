@@ -4,7 +4,7 @@ Data: ``--streams`` seeded streams of Bernoulli outcomes (1 = correct) for each 
 p in {0.5, 0.9, 0.995}, 10,000 labels long, looked at after n in {10, 30, 100, 300, 1000, 3000,
 10000} labels. Every method gets the same streams. Two-sided, 95 %.
 
-* bacc: ``bacc.intervals.anytime_bounds`` on the running counts (``tuned_for=1000``), and the
+* bacc: ``bacc.anytime.anytime_bounds`` on the running counts (``tuned_for=1000``), and the
   running intersection over every label, ``bacc.confidence_sequence(..., metric="accuracy")``
   with every true label in one class.
 * confseq (PyPI): its conjugate (beta-binomial) mixture ``boundaries.bernoulli_confidence_
@@ -37,16 +37,20 @@ The peers run in their own virtual environments under ``--envs`` (default
   numpy < 2 (its Python code uses ``np.float_``);
 * expectation 0.6.x needs Python >= 3.12 (found on PATH or under ~/.pyenv/versions, or given).
 
-A peer that does not install is reported and left out; the others go on.
+A peer that does not install is reported and left out; the others go on. The peers' widths
+are deterministic and slow to get (the betting CS: seconds per stream), so they are kept under
+``--envs``/widths, keyed by the streams, the runner, the environment and the tuning, and reused
+by a later run of the same (``--fresh`` recomputes them); the times are measured in every run.
 
 Run:  python benchmarks/bench_anytime_peers.py [--streams 200] [--jobs 2]
-      python benchmarks/bench_anytime_peers.py --quick   (20 streams)
+      python benchmarks/bench_anytime_peers.py --quick   (5 streams; makes no environment)
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import json
 import os
 import shutil
@@ -106,9 +110,10 @@ def python_312(given: str | None) -> str | None:
     return None
 
 
-def ensure_env(envs: Path, peer: str, python: str, apt: bool) -> tuple[str | None, str]:
-    """The python of ``peer``'s virtual environment (made if missing) and a note on how; None
-    and the reason if it does not install."""
+def ensure_env(envs: Path, peer: str, python: str, apt: bool,
+               make: bool = True) -> tuple[str | None, str]:
+    """The python of ``peer``'s virtual environment (made if missing and ``make``) and a note on
+    how; None and the reason if it is not there or does not install."""
     spec = PEER_ENVS[peer]
     env = envs / peer
     py = env / "bin" / "python"
@@ -116,6 +121,8 @@ def ensure_env(envs: Path, peer: str, python: str, apt: bool) -> tuple[str | Non
     wanted = json.dumps({"python": python, "steps": spec["steps"]})
     if marker.exists() and marker.read_text() == wanted and py.exists():
         return str(py), "reused"
+    if not make:
+        return None, f"no environment yet in {env} (a run without --quick makes it)"
     if peer == "confseq" and not BOOST_HEADER.exists():
         if apt and os.geteuid() == 0:
             subprocess.run(["apt-get", "install", "-y", "-qq", "libboost-dev"],
@@ -145,35 +152,46 @@ def ensure_env(envs: Path, peer: str, python: str, apt: bool) -> tuple[str | Non
 
 
 def run_peer(py: str, peer: str, data: Path, out: Path, streams: int, jobs: int,
-             time_streams: int, t_opt: float) -> dict | None:
-    """Widths of the peer's methods (``jobs`` processes, each on a share of the streams), then
-    the times (one process alone). Returns {method: {"lower", "upper", meta...}} or None."""
+             time_streams: int, t_opt: float, repeat: int, cache: Path | None,
+             key: str) -> dict | None:
+    """Widths of the peer's methods (``jobs`` processes, each on a share of the streams; taken
+    from ``cache`` when the same streams, runner, environment and tuning were run before: they
+    are deterministic), then the times (always measured, one process alone). Returns
+    {"versions", "cached", "methods": {method: {"lower", "upper", meta...}}} or None."""
     bounds = np.linspace(0, streams, jobs + 1).astype(int)
-    procs, parts = [], []
+    procs, parts, cached = [], [], 0
     for j in range(jobs):
         part = out.with_name(f"{out.stem}-{j}.npz")
+        kept = cache / f"{peer}-{key}-{bounds[j]}-{bounds[j + 1]}.npz" if cache else None
+        if kept is not None and kept.exists():
+            parts.append(kept)
+            cached += 1
+            continue
         parts.append(part)
-        procs.append(subprocess.Popen(
+        procs.append((kept, part, subprocess.Popen(
             [py, str(RUNNER), "--peer", peer, "--data", str(data), "--out", str(part),
              "--first", str(bounds[j]), "--last", str(bounds[j + 1]), "--t-opt", str(t_opt)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    for p in procs:
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
+    for kept, part, p in procs:
         _, err = p.communicate()
         if p.returncode != 0:
             print(f"  {peer}: the runner failed:\n{err[-2000:]}")
             return None
+        if kept is not None:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(part, kept)
     timing = out.with_name(f"{out.stem}-time.npz")
     r = subprocess.run(
         [py, str(RUNNER), "--peer", peer, "--data", str(data), "--out", str(timing),
          "--first", "0", "--last", str(time_streams), "--time-streams", str(time_streams),
-         "--t-opt", str(t_opt)], capture_output=True, text=True)
+         "--t-opt", str(t_opt), "--repeat", str(repeat)], capture_output=True, text=True)
     if r.returncode != 0:
         print(f"  {peer}: the timing run failed:\n{r.stderr[-2000:]}")
         return None
     loaded = [np.load(part) for part in parts]
     meta_t = json.loads(str(np.load(timing)["meta"]))
     metas = [json.loads(str(d["meta"])) for d in loaded]
-    result = {"versions": metas[0]["versions"], "methods": {}}
+    result = {"versions": metas[0]["versions"], "cached": cached == jobs, "methods": {}}
     for name, m in meta_t["methods"].items():
         result["methods"][name] = {
             "lower": np.concatenate([d[f"{name}|lower"] for d in loaded], axis=1),
@@ -188,12 +206,12 @@ def run_peer(py: str, peer: str, data: Path, out: Path, streams: int, jobs: int,
 
 
 # -------------------------------------------------------------------------- bacc side
-def bacc_side(x: np.ndarray, t_opt: float, time_streams: int) -> dict | None:
+def bacc_side(x: np.ndarray, t_opt: float, time_streams: int, repeat: int) -> dict | None:
     """bacc's pointwise sequence at the looks and its running intersection over every label,
     with their times per stream; None while bacc has no anytime functions."""
     try:
         import bacc
-        from bacc.intervals import anytime_bounds
+        from bacc.anytime import anytime_bounds
     except ImportError as exc:
         print(f"bacc: no anytime-valid functions yet ({exc})")
         return None
@@ -218,10 +236,10 @@ def bacc_side(x: np.ndarray, t_opt: float, time_streams: int) -> dict | None:
         for s in range(min(time_streams, x.shape[1])):
             ks = k[i, s]
             t_looks.append(fastest(lambda ks=ks: anytime_bounds(
-                ks[LOOKS - 1], LOOKS, confidence=CONFIDENCE, tuned_for=t_opt))[0])
+                ks[LOOKS - 1], LOOKS, confidence=CONFIDENCE, tuned_for=t_opt), repeat)[0])
             t_every.append(fastest(lambda ks=ks: anytime_bounds(
-                ks, n_all, confidence=CONFIDENCE, tuned_for=t_opt))[0])
-            t_running.append(fastest(lambda xs=x[i, s]: running(xs))[0])
+                ks, n_all, confidence=CONFIDENCE, tuned_for=t_opt), repeat)[0])
+            t_running.append(fastest(lambda xs=x[i, s]: running(xs), repeat)[0])
     from importlib.metadata import version
 
     return {
@@ -250,41 +268,46 @@ def fmt_s(v: float) -> str:
     return "-" if not np.isfinite(v) else (f"{v * 1e3:.3g} ms" if v < 1 else f"{v:.3g} s")
 
 
-def report(methods: dict, x: np.ndarray, cp_width: np.ndarray) -> None:
+def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> None:
     names = list(methods)
     peers = [m for m in names if not m.startswith("bacc")]
     width = {m: methods[m]["upper"] - methods[m]["lower"] for m in names}
-    short = {m: m.replace("expectation", "expect.").replace("confseq", "cs") for m in names}
+    short = {"bacc": "bacc", "bacc running ∩": "bacc ∩", "confseq conjmix": "cs conjmix",
+             "confseq hedged": "cs hedged", "expectation beta-binomial": "ex beta-bin",
+             "expectation emp. Bernstein": "ex emp-Bern"}
+    short = {m: short.get(m, m[:12]) for m in names}
 
     def ours(m: str) -> str:
         return "bacc running ∩" if methods[m]["running_intersection"] else "bacc"
 
     col = 13
+    print("\n(* mean over the streams where the peer answered at that look; the ratio is then "
+          "over the same streams)")
     for i, p in enumerate(PS):
         print(f"\np = {p}: mean width (two-sided 95 %) over {x.shape[1]} streams")
-        print(f"{'n':>6}{'Clopper-P.':>{col}}" + "".join(f"{short[m]:>{col + 4}}" for m in names))
+        print(f"{'n':>6}{'Clopper-P.':>{col}}" + "".join(f"{short[m]:>{col}} " for m in names))
         for j, n in enumerate(LOOKS):
             cells = []
             for m in names:
                 w = width[m][i, :, j]
-                star = "*" if np.isnan(w).any() else " "
-                cells.append(f"{np.nanmean(w) if (~np.isnan(w)).any() else np.nan:>{col + 3}.4g}"
-                             f"{star}")
+                mean = np.nanmean(w) if (~np.isnan(w)).any() else np.nan
+                cells.append(f"{mean:>{col}.4g}{'*' if np.isnan(w).any() else ' '}")
             print(f"{n:>6}{cp_width[i, :, j].mean():>{col}.4g}" + "".join(cells))
-        print(f"ratios  {'bacc/CP':>10}{'bacc∩/CP':>10}"
-              + "".join(f"{'/' + short[m]:>{col + 9}}" for m in peers))
+        print(f"{'ratio':>6}{'bacc/CP':>{col}}{'bacc ∩/CP':>{col}} "
+              + "".join(f"{short[ours(m)].replace('bacc ∩', 'bacc∩') + '/' + short[m]:>{col + 5}} "
+                        for m in peers))
         for j, n in enumerate(LOOKS):
-            row = f"{n:>6}  {width['bacc'][i, :, j].mean() / cp_width[i, :, j].mean():>10.4f}"
-            row += f"{width['bacc running ∩'][i, :, j].mean() / cp_width[i, :, j].mean():>10.4f}"
+            row = f"{n:>6}{width['bacc'][i, :, j].mean() / cp_width[i, :, j].mean():>{col}.4f}"
+            row += f"{width['bacc running ∩'][i, :, j].mean() / cp_width[i, :, j].mean():>{col}.4f} "
             for m in peers:
                 w, b = width[m][i, :, j], width[ours(m)][i, :, j]
                 ok = ~np.isnan(w)
                 r = b[ok].mean() / w[ok].mean() if ok.any() else np.nan
-                row += f"{('bacc∩' if ours(m) != 'bacc' else 'bacc'):>{col}} {r:>7.4f}"
-                row += "*" if not ok.all() else " "
+                row += f"{r:>{col + 5}.4f}{'*' if not ok.all() else ' '}"
             print(row)
 
-    print("\nbacc against each peer (like with like), over every p and n checked:")
+    print("\nbacc against each peer (like with like), over every p and n checked:"
+          + ("" if peers else " no peer ran"))
     for m in peers:
         b_name = ours(m)
         wider, worst_stream, pairs, n_pairs = [], 0.0, 0, 0
@@ -321,8 +344,8 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray) -> None:
         print(f"  {m:<28}" + "  ".join(f"p={p}: {v:.3f}" for p, v in zip(PS, miss, strict=True))
               + note)
 
-    print("\ntime per stream (fastest of 3, median over the timed streams); ratio peer / bacc "
-          "of the same kind")
+    print(f"\ntime per stream (fastest of {repeat}, median over the timed streams); ratio "
+          "peer / bacc of the same kind")
     print(f"  {'method':<28}{'at the 7 looks':>16}{'ratio':>9}{'every label':>16}{'ratio':>9}")
     b_looks = median(methods["bacc"]["seconds_at_looks"])
     for m in names:
@@ -340,7 +363,8 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--streams", type=int, default=200)
-    ap.add_argument("--quick", action="store_true", help="20 streams")
+    ap.add_argument("--quick", action="store_true",
+                    help="5 streams, 1 timed, 1 call; peers only if their environments exist")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--t-opt", type=float, default=1000.0)
     ap.add_argument("--jobs", type=int, default=2, help="processes per peer for the widths")
@@ -350,8 +374,11 @@ def main() -> None:
     ap.add_argument("--confseq-python", default=sys.executable)
     ap.add_argument("--expectation-python", default=None)
     ap.add_argument("--apt", action="store_true", help="apt-get install libboost-dev if missing")
+    ap.add_argument("--fresh", action="store_true",
+                    help="recompute the peers' widths even if kept from a run on the same streams")
     args = ap.parse_args()
-    streams = 20 if args.quick else args.streams
+    streams = 5 if args.quick else args.streams
+    time_streams, repeat = (1, 1) if args.quick else (args.time_streams, 3)
 
     rng = np.random.default_rng(args.seed)
     x = (rng.random((len(PS), streams, int(LOOKS[-1]))) < np.array(PS)[:, None, None])
@@ -363,7 +390,7 @@ def main() -> None:
     print(f"{streams} streams of each p in {PS}, seed {args.seed}, looks at n = "
           f"{', '.join(map(str, LOOKS))}; tuned for {args.t_opt:g} labels")
     methods: dict = {}
-    ours = bacc_side(x, args.t_opt, args.time_streams)
+    ours = bacc_side(x, args.t_opt, time_streams, repeat)
     if ours is not None:
         print(f"bacc {ours.pop('version')}: anytime_bounds(k, n, confidence=0.95, sides='two', "
               f"tuned_for={args.t_opt:g}); confidence_sequence(..., metric='accuracy', "
@@ -381,17 +408,22 @@ def main() -> None:
                 print(f"{peer}: not installed (no Python >= 3.12 found; give "
                       "--expectation-python)")
                 continue
-            py, how = ensure_env(envs, peer, python, args.apt)
+            py, how = ensure_env(envs, peer, python, args.apt, make=not args.quick)
             if py is None:
                 print(f"{peer}: not installed: {how}")
                 continue
+            key = hashlib.sha256(x.tobytes() + LOOKS.tobytes() + RUNNER.read_bytes() + (
+                envs / peer / ".ready").read_bytes() + f"{PS}|{args.t_opt!r}".encode()).hexdigest()
             res = run_peer(py, peer, data, Path(tmp) / f"{peer}.npz", streams,
-                           max(1, min(args.jobs, streams)), args.time_streams, args.t_opt)
+                           max(1, min(args.jobs, streams)), time_streams, args.t_opt, repeat,
+                           None if args.fresh or args.quick else envs / "widths", key[:16])
             if res is None:
                 continue
             v = res["versions"]
             print(f"{peer} {v[peer]} (environment {how}: python {v['python']}, numpy "
-                  f"{v['numpy']}, scipy {v['scipy']})")
+                  f"{v['numpy']}, scipy {v['scipy']}"
+                  + ("; widths kept from an earlier run on the same streams, times measured now)"
+                     if res["cached"] else ")"))
             for name, m in res["methods"].items():
                 print(f"  {name}: {m['call']}")
                 methods[name] = m
@@ -408,7 +440,7 @@ def main() -> None:
                     w = np.nanmean(m["upper"][i] - m["lower"][i], axis=0)
                 print(f"  {name:<27}" + " ".join(f"{v:>8.4f}" for v in w))
         return
-    report(methods, x, cp_up - cp_lo)
+    report(methods, x, cp_up - cp_lo, repeat)
 
 
 if __name__ == "__main__":
