@@ -4,7 +4,7 @@
 # the examples in the docstrings of src/bacc (pyproject.toml: testpaths, --doctest-modules) and
 # the build of the documentation site (tests/test_package_site.py runs scripts/docs.sh). The run
 # uses two worker processes (pytest-xdist, in the test extra; conftest.py gives the run that names
-# no test files `-n 2 --dist loadgroup`), about 8 minutes on 2 cores.
+# no test files `-n 2 --dist loadgroup`); README.md gives how long it takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
