@@ -48,6 +48,10 @@ BUILDERS = {
     "evaluate_many": lambda: bacc.evaluate_many([CM, [[10, 2], [3, 9]]]),
     "exact_interval": lambda: bacc.exact_interval(CM),
     "exact_interval (buehler)": lambda: bacc.exact_interval(CM, method="buehler"),
+    "anytime_interval": lambda: bacc.anytime_interval(CM),
+    "confidence_sequence": lambda: bacc.confidence_sequence([0, 1, 1, 0] * 10, [0, 1, 0, 0] * 10),
+    "plan_sequential": lambda: bacc.plan_sequential(CM, lower=0.5, max_labels=200,
+                                                    n_simulations=100),
     "class_intervals": lambda: bacc.class_intervals(CM),
     "approx_interval": lambda: bacc.approx_interval(CM),
     "approx_class_intervals (nan bounds)": lambda: bacc.approx_class_intervals(

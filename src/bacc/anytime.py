@@ -75,6 +75,12 @@ def check_tuned_for(tuned_for, classes=None) -> np.ndarray:
         return np.asarray(float(DEFAULT_TUNED_FOR))
     if isinstance(tuned_for, bool):
         raise BaccError(f"tuned_for must be a number of examples > 0, got {tuned_for!r}")
+    if np.ma.isMaskedArray(tuned_for):
+        tuned_for = unmasked(tuned_for, "tuned_for")
+    items = tuned_for.values() if isinstance(tuned_for, dict) else (
+        tuned_for if isinstance(tuned_for, list | tuple) else ())
+    if any(isinstance(v, bool | np.bool_) for v in items):
+        raise BaccError(f"tuned_for must be numbers of examples > 0, got {tuned_for!r}")
     if classes is not None and not np.isscalar(tuned_for):
         value = per_class(tuned_for, classes, "tuned_for")
         if value.shape != (len(classes),):
@@ -474,7 +480,10 @@ def confidence_sequence(
     if looks is None:
         at = np.arange(1, total + 1)
     else:
-        at = np.asarray(unmasked(looks, "looks"))
+        try:
+            at = np.asarray(unmasked(looks, "looks"))
+        except (TypeError, ValueError):
+            raise BaccError("looks must be whole numbers of labels, e.g. [100, 200, 500]") from None
         if at.ndim != 1 or at.size == 0 or at.dtype.kind not in "iuf" \
                 or not np.all(np.isfinite(at)) or np.any(at != np.round(at)):
             raise BaccError("looks must be whole numbers of labels, e.g. [100, 200, 500]")
@@ -537,13 +546,20 @@ def _check_order(times, total: int) -> None:
         pd = None
     values = times
     if pd is not None and not isinstance(times, np.ndarray):
+        import warnings
+
         try:
-            values = pd.to_datetime(pd.Series(list(times))) if not all(
-                isinstance(v, int | float | np.number) for v in list(times)) else np.asarray(
-                times, dtype=float)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)  # pandas guessing a date format
+                values = pd.to_datetime(pd.Series(list(times))) if not all(
+                    isinstance(v, int | float | np.number) for v in list(times)) else np.asarray(
+                    times, dtype=float)
         except (TypeError, ValueError):
             raise BaccError("times must be numbers, datetimes or dates, one per label") from None
-    arr = np.asarray(values)
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError):
+        raise BaccError("times must be numbers, datetimes or dates, one per label") from None
     if arr.ndim != 1 or arr.size != total:
         raise BaccError(f"times must give one time per label ({total}), got {arr.size}")
     if arr.dtype.kind == "M":

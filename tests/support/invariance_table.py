@@ -315,7 +315,7 @@ ROWS: dict[str, Row] = {
     "plan_sequential": Row(
         lambda d, form: bacc.plan_sequential(_matrix(form, d.cm()), lower=0.3, max_labels=200,
                                              n_simulations=100, random_state=0),
-        forms=MATRIX_FORMS, keeps=("forms", "order", "travel", "untouched")),
+        forms=MATRIX_FORMS, keeps=("forms", "order", "travel", "untouched"), slow=True),
     "next_label": Row(
         lambda d, form: bacc.next_label(_matrix(form, d.cm())), forms=MATRIX_FORMS),
     "monitor": Row(_monitor, keeps=("relabel", "order", "travel", "untouched"), slow=True),
