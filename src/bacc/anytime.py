@@ -473,6 +473,9 @@ def confidence_sequence(
     c = check_confidence(confidence)
     check_metric(metric)
     check_sides(sides)
+    if not isinstance(running_intersection, bool | np.bool_):
+        raise BaccError(f"running_intersection must be True or False, got "
+                        f"{type(running_intersection).__name__}")
     classes, (t, p) = encode({"y_true": y_true, "y_pred": y_pred}, labels=labels)
     total = t.size
     if times is not None:

@@ -375,7 +375,7 @@ def current_counts(cm, n_classes, rows, labels) -> tuple[tuple, np.ndarray, np.n
         cm = as_confusion_matrix(cm, rows=rows, labels=labels)
     if cm.n_classes < 2:
         raise BaccError("planning needs at least two classes")
-    if n_classes is not None and n_classes != cm.n_classes:
+    if n_classes is not None and check_int(n_classes, "n_classes", 2, MAX_CLASSES) != cm.n_classes:
         raise BaccError(f"n_classes is {n_classes} but the matrix has {cm.n_classes} classes")
     return (tuple(cm.labels), cm.correct.astype(np.int64), cm.support.astype(np.int64),
             np.asarray(cm.counts, dtype=np.int64))

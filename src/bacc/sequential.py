@@ -29,9 +29,13 @@ import numpy as np
 
 from ._engine.bounds import anytime as engine
 from ._engine.helpers.convert import jsonable
-from ._engine.helpers.validate import check_confidence, check_int, check_random_state
+from ._engine.helpers.validate import (
+    check_choice,
+    check_confidence,
+    check_int,
+    check_random_state,
+)
 from .anytime import check_tuned_for
-from .errors import BaccError
 from .planning import check_mix, check_unit, current_counts, design_prior, plan_labels
 
 __all__ = ["SequentialPlan", "plan_sequential"]
@@ -234,8 +238,7 @@ def plan_sequential(
     l = k0.size
     t = check_unit(lower, "lower")
     c = check_confidence(confidence)
-    if sides not in ("lower", "two"):
-        raise BaccError(f"sides must be 'lower' or 'two' (a lower bound clears a goal), got {sides!r}")
+    check_choice(sides, ("lower", "two"), "sides")
     tuned = np.broadcast_to(check_tuned_for(tuned_for, labs), (l,)).astype(float)
     shares = check_mix(mix, l, labs)
     cap = check_int(max_labels, "max_labels", 1, 10**6)
