@@ -43,3 +43,11 @@ def test_report_labels_the_intervals_anytime_valid(tmp_path):
     out = tmp_path / "r.html"
     run("report", "--matrix", "42,3;6,4", "--exact-method", "anytime", "-o", str(out))
     assert "anytime-valid" in out.read_text(encoding="utf-8")
+
+
+def test_summary_tables_name_the_anytime_column():
+    text = run("rank", "--matrix", "42,3;6,4", "--matrix", "40,5;3,7", "--exact-method",
+               "anytime").stdout
+    assert "anytime-valid confidence interval" in " ".join(text.split())
+    plain = run("rank", "--matrix", "42,3;6,4", "--matrix", "40,5;3,7").stdout
+    assert "anytime" not in plain

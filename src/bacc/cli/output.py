@@ -291,9 +291,14 @@ SUMMARY_KEY = ("n: examples; acc., bal. acc.: accuracy and balanced accuracy of 
 
 
 def summary(results: Sequence[Evaluated]) -> str:
-    """One summary row per evaluated input, and what the columns are."""
+    """One summary row per evaluated input, and what the columns are (the exact column named
+    as what it is: an anytime-valid sequence under ``--exact-method anytime``)."""
     table = summary_table([(r.name, r.evaluation, r.exact) for r in results])
-    return table + "\n" + wrapped(SUMMARY_KEY)
+    key = SUMMARY_KEY
+    if any(getattr(r.exact, "method", None) == "anytime" for r in results):
+        key = key.replace("exact: confidence interval",
+                          "exact: anytime-valid confidence interval (valid at every look)")
+    return table + "\n" + wrapped(key)
 
 
 def print_batch_summary(batch) -> None:
