@@ -319,7 +319,7 @@ def test_tuned_for_follows_labels():
     ({"confidence": 1.0}, "confidence"), ({"confidence": 0.0}, "confidence"),
     ({"confidence": float("nan")}, "confidence"), ({"tuned_for": 0}, "tuned_for"),
     ({"tuned_for": -5}, "tuned_for"), ({"tuned_for": float("nan")}, "tuned_for"),
-    ({"tuned_for": True}, "tuned_for"), ({"tuned_for": "many"}, "tuned_for"),
+    ({"tuned_for": True}, "tuned_for"), ({"tuned_for": 1e300}, "at most"), ({"tuned_for": "many"}, "tuned_for"),
     ({"tuned_for": [10, 20, 30]}, "tuned_for"), ({"tuned_for": {"x": 3, "a": 4}}, "x"),
     ({"sides": "both"}, "sides"), ({"metric": "recall"}, "metric"),
 ])

@@ -64,6 +64,8 @@ __all__ = [
 
 #: Examples per class at which a sequence is tightest unless told otherwise.
 DEFAULT_TUNED_FOR = 100
+#: The largest ``tuned_for`` accepted.
+MAX_TUNED_FOR = 1e15
 
 _METHOD = "anytime"
 
@@ -94,6 +96,10 @@ def check_tuned_for(tuned_for, classes=None) -> np.ndarray:
             raise BaccError(f"tuned_for must be a number of examples > 0, got {tuned_for!r}") from None
     if not np.all(np.isfinite(value)) or np.any(value <= 0):
         raise BaccError(f"tuned_for must be a number of examples > 0, got {tuned_for!r}")
+    if np.any(value > MAX_TUNED_FOR):
+        raise BaccError(f"tuned_for must be at most {MAX_TUNED_FOR:.0e} examples (a sequence "
+                        f"tuned beyond that is flat at every size one can label), got "
+                        f"{float(np.max(value)):g}")
     return value
 
 
