@@ -33,6 +33,7 @@ NUMERICS = {
     "metric_posterior",
     "prevalence",
     "mixed_effects",
+    "across",
     "planning",
     "evaluation",
     "batch",

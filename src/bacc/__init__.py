@@ -39,6 +39,8 @@ Numerics
     * :mod:`.monitoring`: :func:`monitor`, every detector per time window against its own past.
     * :mod:`.mixed_effects`: :func:`population`, the population balanced accuracy of many
       subjects (mixed-effects models).
+    * :mod:`.across`: :func:`compare_across` and :func:`rank_across`, classifiers compared and
+      ranked in the population of data sets (or subjects) from each one's confusion matrices.
     * :mod:`.metrics`: sample statistics of a confusion matrix (point estimates).
     * :mod:`.metric_posterior`: the posterior of every metric of :mod:`.metrics` under an
       explicit sampling design.
@@ -77,6 +79,11 @@ _WHERE = {
     "counts": ".counting",
     "counts_from_long": ".counting",
     "compare": ".counting.tables",
+    "compare_across": ".counting.across_tables",
+    "rank_across": ".counting.across_tables",
+    "AcrossComparison": ".across",
+    "AcrossRanking": ".across",
+    "NormalMixture": ".distributions",
     "evaluate": ".counting.tables",
     "rank": ".counting.tables",
     "BetaPosterior": ".distributions",
@@ -187,6 +194,11 @@ __all__ = [
     "MetricPosterior",
     "Monitoring",
     "monitor",
+    "compare_across",
+    "rank_across",
+    "AcrossComparison",
+    "AcrossRanking",
+    "NormalMixture",
 ]
 __version__ = "0.1.0"
 

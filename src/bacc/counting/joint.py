@@ -44,6 +44,10 @@ class JointCounts:
         Examples of each tuple.
     n_dropped : int
         Examples left out for a missing value (``nulls="drop"``).
+    groups : tuple
+        With ``by=``: the values of the grouping column, in natural order (else empty).
+    group : numpy.ndarray of int64, shape (m,), or None
+        With ``by=``: the index in ``groups`` of each tuple's group.
     """
 
     classes: tuple
@@ -51,6 +55,8 @@ class JointCounts:
     codes: np.ndarray
     n: np.ndarray
     n_dropped: int = 0
+    groups: tuple = ()
+    group: np.ndarray | None = None
 
 
 def joint_counts(
@@ -62,6 +68,7 @@ def joint_counts(
     nulls: str = "error",
     sep: str | None = None,
     progress: bool = True,
+    by: str | None = None,
 ) -> JointCounts:
     """Count the (true, prediction 1, ..., prediction T) tuples of several prediction columns.
 
@@ -76,6 +83,9 @@ def joint_counts(
     labels, nulls, sep, progress
         As in :func:`bacc.counts`; an example with a missing value in any of the columns is
         refused (or, with ``nulls="drop"``, left out).
+    by : str, optional
+        A column that splits the examples into groups (data sets): the tuples are counted per
+        group, and ``groups``/``group`` say which.
 
     Returns
     -------
@@ -104,10 +114,13 @@ def joint_counts(
         raise BaccError(f"pred: a column is named twice in {preds!r}")
     if true in preds:
         raise BaccError(f"true= and pred= name the same column {true!r}")
+    if by is not None and (by == true or by in preds):
+        raise BaccError(f"the grouping column {by!r} is also named as a label column")
     others = preds[1:]
+    lead = [] if by is None else [by]
     try:
-        gc = counts(source, true=true, pred=preds[0], by=others, labels=labels, nulls=nulls,
-                    sep=sep, progress=progress)
+        gc = counts(source, true=true, pred=preds[0], by=lead + others, labels=labels,
+                    nulls=nulls, sep=sep, progress=progress)
     except BaccError as exc:
         msg = str(exc)
         for col in others:
@@ -115,10 +128,11 @@ def joint_counts(
         raise BaccError(msg) from None
     classes = gc.labels
     index = _lookup(classes)
-    unknown = [v for g in gc.groups for v in _key(g) if _find(index, v) is None]
+    skip = len(lead)
+    unknown = [v for g in gc.groups for v in _key(g)[skip:] if _find(index, v) is None]
     if unknown:
         if labels is not None:
-            col, v = _where(gc, others, index)
+            col, v = _where(gc, others, index, skip)
             shown = ", ".join(repr(x) for x in classes[:10]) + (", ..." if len(classes) > 10 else "")
             raise BaccError(f"column {col!r} (pred=) has the label {v!r}, which is not in labels "
                             f"({shown})")
@@ -126,8 +140,8 @@ def joint_counts(
         # count again over every label seen
         union = label_order([*classes, *unknown])
         return joint_counts(source, true=true, preds=preds, labels=union, nulls=nulls, sep=sep,
-                            progress=progress)
-    return _table(gc, classes, index, tuple(preds))
+                            progress=progress, by=by)
+    return _table(gc, classes, index, tuple(preds), skip)
 
 
 def _key(group) -> tuple:
@@ -151,25 +165,32 @@ def _find(index: dict, value) -> int | None:
     return hit if hit is not None else index.get(("s", str(value)))
 
 
-def _where(gc: GroupedCounts, cols: list[str], index: dict) -> tuple[str, Any]:
+def _where(gc: GroupedCounts, cols: list[str], index: dict, skip: int = 0) -> tuple[str, Any]:
     for g in gc.groups:
-        for col, v in zip(cols, _key(g), strict=True):
+        for col, v in zip(cols, _key(g)[skip:], strict=True):
             if _find(index, v) is None:
                 return col, v
     raise AssertionError("no unknown label")
 
 
-def _table(gc: GroupedCounts, classes: tuple, index: dict, columns: tuple) -> JointCounts:
+def _table(gc: GroupedCounts, classes: tuple, index: dict, columns: tuple, skip: int = 0) -> JointCounts:
     stack = np.asarray(gc.counts)
     g_idx, t_idx, p_idx = np.nonzero(stack)
     if g_idx.size > _MAX_TUPLES:
         raise BaccError(f"{g_idx.size} distinct combinations of the prediction columns are too "
                         "many to hold; do the columns hold class labels?")
-    group_codes = np.array([[_find(index, v) for v in _key(g)] for g in gc.groups],
+    group_codes = np.array([[_find(index, v) for v in _key(g)[skip:]] for g in gc.groups],
                            dtype=np.int64).reshape(len(gc.groups), -1)
     codes = np.column_stack([t_idx, p_idx, group_codes[g_idx]]).astype(np.int64)
+    groups, group = (), None
+    if skip:
+        keys = [_key(g)[0] for g in gc.groups]
+        groups = tuple(dict.fromkeys(keys))
+        where = {k: i for i, k in enumerate(groups)}
+        group = np.array([where[keys[g]] for g in g_idx], dtype=np.int64)
     return JointCounts(classes=tuple(classes), columns=columns, codes=codes,
-                       n=stack[g_idx, t_idx, p_idx].astype(np.int64), n_dropped=gc.n_dropped)
+                       n=stack[g_idx, t_idx, p_idx].astype(np.int64), n_dropped=gc.n_dropped,
+                       groups=groups, group=group)
 
 
 def matrices(jc: JointCounts) -> dict[str, ConfusionMatrix]:
