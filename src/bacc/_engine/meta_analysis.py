@@ -147,8 +147,8 @@ class MetaFit:
         Nodes of ``tau`` and their posterior weights (sum 1).
     phi, phi_cov : ndarray (K, d), (K, d, d)
         Posterior mean and covariance of the contrasts ``phi`` given each node.
-    z, v_inv : ndarray (m, d), (K, m, d, d)
-        The data sets' contrasts and the inverses of their total covariances at each node.
+    z, s_contrast : ndarray (m, d), (m, d, d)
+        The data sets' contrasts and their estimation covariances ``C S_j C'``.
     basis : ndarray (d, T)
         The orthonormal contrasts ``C``.
     log_evidence : float
@@ -163,7 +163,7 @@ class MetaFit:
     phi: np.ndarray
     phi_cov: np.ndarray
     z: np.ndarray
-    v_inv: np.ndarray
+    s_contrast: np.ndarray
     basis: np.ndarray
     log_evidence: float
     nodes_used: int
@@ -185,16 +185,27 @@ class MetaFit:
         """Means and sds, per node, of ``g' (phi + C e_j)`` given all data (data set ``j``'s own
         difference, shrunken towards the population's)."""
         t2 = (self.tau**2)[:, None, None]
-        vi = self.v_inv[:, j]
         d = self.z.shape[1]
+        vi = np.linalg.inv(self.s_contrast[j][None] + t2 * np.eye(d)[None])
         A = np.eye(d)[None] - t2 * vi
         mean = np.einsum("kij,kj->ki", A, self.phi) + t2[:, :, 0] * np.einsum("kij,j->ki", vi, self.z[j])
         cov = A @ self.phi_cov @ np.swapaxes(A, 1, 2) + t2 * np.eye(d)[None] - t2 * t2 * vi
         return mean @ g, np.sqrt(np.maximum(np.einsum("i,kij,j->k", g, cov, g), 0.0))
 
 
+_CHUNK = 4_000_000  # numbers per array of one chunk of nodes (bounds the memory)
+
+
 def _node_terms(tau: np.ndarray, z: np.ndarray, sc_: np.ndarray, prior: TauPrior):
-    """Log posterior (unnormalised) and the conditional Gaussian at each node of ``tau``."""
+    """Log posterior (unnormalised) and the conditional Gaussian at each node of ``tau``,
+    computed in chunks of nodes so that memory stays bounded for many classifiers."""
+    m, d = z.shape
+    step = max(1, _CHUNK // (m * d * d))
+    parts = [_chunk_terms(tau[i:i + step], z, sc_, prior) for i in range(0, tau.size, step)]
+    return tuple(np.concatenate(x) for x in zip(*parts, strict=True))
+
+
+def _chunk_terms(tau: np.ndarray, z: np.ndarray, sc_: np.ndarray, prior: TauPrior):
     d = z.shape[1]
     eye = np.eye(d)
     V = sc_[None] + (tau**2)[:, None, None, None] * eye
@@ -214,7 +225,7 @@ def _node_terms(tau: np.ndarray, z: np.ndarray, sc_: np.ndarray, prior: TauPrior
     logl = -0.5 * (logdet_v + logdet_p + quad)
     if prior.effect_sd is not None:
         logl = logl - d * np.log(prior.effect_sd)
-    return logl + prior.log_density(tau), phi, P_inv, v_inv
+    return logl + prior.log_density(tau), phi, P_inv
 
 
 def _trapezoid(lo: float, hi: float, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -248,7 +259,7 @@ def fit(y: np.ndarray, cov: np.ndarray, prior: TauPrior) -> MetaFit:
     prev = None
     while True:
         tau, wq = _trapezoid(lo, hi, count)
-        lp, phi, phi_cov, v_inv = _node_terms(tau, z, sc_, prior)
+        lp, phi, phi_cov = _node_terms(tau, z, sc_, prior)
         top = lp.max()
         mass = wq * np.exp(lp - top)
         total = mass.sum()
@@ -260,7 +271,7 @@ def fit(y: np.ndarray, cov: np.ndarray, prior: TauPrior) -> MetaFit:
         # the rule on every other node of the next grid is this one
         prev = summary
         count = 2 * count - 1
-    return MetaFit(tau=tau, weight=mass / total, phi=phi, phi_cov=phi_cov, z=z, v_inv=v_inv,
+    return MetaFit(tau=tau, weight=mass / total, phi=phi, phi_cov=phi_cov, z=z, s_contrast=sc_,
                    basis=C, log_evidence=float(summary[0]), nodes_used=int(count))
 
 
@@ -273,6 +284,6 @@ def common_effect(y: np.ndarray, cov: np.ndarray) -> MetaFit:
     sc_ = np.einsum("ai,jib,cb->jac", C, cov, C)
     sc_ = 0.5 * (sc_ + np.swapaxes(sc_, 1, 2))
     tau = np.zeros(1)
-    lp, phi, phi_cov, v_inv = _node_terms(tau, z, sc_, TauPrior())
-    return MetaFit(tau=tau, weight=np.ones(1), phi=phi, phi_cov=phi_cov, z=z, v_inv=v_inv,
+    lp, phi, phi_cov = _node_terms(tau, z, sc_, TauPrior())
+    return MetaFit(tau=tau, weight=np.ones(1), phi=phi, phi_cov=phi_cov, z=z, s_contrast=sc_,
                    basis=C, log_evidence=float(lp[0]), nodes_used=1)
