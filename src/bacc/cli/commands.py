@@ -158,7 +158,12 @@ def _metrics_section(args, r, settings) -> None:
 
 
 def compare(args) -> int:
-    """``bacc compare``: two classifiers, independent or paired."""
+    """``bacc compare``: two classifiers, independent or paired; with ``--across``, across
+    data sets (:mod:`.across`)."""
+    if args.across is not None:
+        from .across import across_compare
+
+        return across_compare(args)
     settings = Settings.from_args(args)
     results = _evaluate_all(args, settings)
     if len(results) != 2:
@@ -187,7 +192,14 @@ def compare(args) -> int:
 
 
 def rank(args) -> int:
-    """``bacc rank``: several classifiers, with the probability of each being best."""
+    """``bacc rank``: several classifiers, with the probability of each being best; with
+    ``--across``, across data sets (:mod:`.across`)."""
+    if args.across is not None:
+        from .across import across_rank
+
+        return across_rank(args)
+    if args.rope is not None:
+        raise BaccError("--rope of 'bacc rank' is for --across (ranking across data sets)")
     settings = Settings.from_args(args)
     results = _evaluate_all(args, settings)
     if len(results) < 2:
@@ -297,10 +309,15 @@ def report(args) -> int:
     _refuse_overwriting_inputs(args.output, args.inputs)
     check_output_path(args.output)
     _check_prevalence_option(args)
+    if args.across is not None:
+        from .across import check_across
+
+        check_across(args, "report")
     if is_stdout(args.output):
         page_on_stdout()
     settings = Settings.from_args(args)
     items = _load(args)
+    across = _across_sections(args)
     pop = _population_of(items, "normal-binomial", settings.confidence) if args.population else None
     srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
     page_title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
@@ -319,7 +336,7 @@ def report(args) -> int:
                               results, metrics=extras[0], prevalence=args.prevalence,
                               curves=extras[1]),
                           batch=batch, batch_note=note, measures=False, population=pop)
-        page = render_report([section], title=page_title, max_detail=REPORT_PICTURES,
+        page = render_report([section, *across], title=page_title, max_detail=REPORT_PICTURES,
                              pictures=pictures_wanted(args.no_pictures))
         _wrote(write_report(args.output, page))
         return 0
@@ -346,10 +363,30 @@ def report(args) -> int:
                           results, metrics=extras[0], prevalence=args.prevalence,
                           curves=extras[1]),
                       comparisons=comparisons, ranking=ranking, measures=len(results) <= 6,
-                      population=pop)
-    page = render_report([section], title=page_title, pictures=pictures_wanted(args.no_pictures))
+                      population=pop,
+                      description=("Each classifier on the examples of every data set pooled; "
+                                   "the section below compares them across data sets."
+                                   if across else ""))
+    page = render_report([section, *across], title=page_title,
+                         pictures=pictures_wanted(args.no_pictures))
     _wrote(write_report(args.output, page))
     return 0
+
+
+def _across_sections(args) -> list:
+    """With ``--across``: the report's section "Across data sets" (a comparison for two
+    ``--pred`` columns, a ranking for more); else none."""
+    if args.across is None:
+        return []
+    from ..display.report import Section
+    from .across import across_result
+
+    result = across_result(args, seed=args.seed)
+    what = "compared" if len(result.names) == 2 else "ranked"
+    return [Section(title="Across data sets", entries=(), across=result,
+                    description=(f"The classifiers {what} for the population of data sets (the "
+                                 f"values of column {args.across}), paired within each data "
+                                 "set."))]
 
 
 def _wrote(path) -> None:

@@ -83,7 +83,12 @@ inputs:
 """
 
 
-def _add_inputs(p: argparse.ArgumentParser) -> None:
+#: The one-line help of ``--across`` (compare, rank, report).
+_ACROSS_HELP = ("the column naming each example's data set: compare across data sets, paired "
+                "within each, for the population of data sets, e.g. --across dataset")
+
+
+def _add_inputs(p: argparse.ArgumentParser, *, across: bool = False) -> None:
     g = p.add_argument_group("input")
     g.add_argument("inputs", nargs="*", metavar="INPUT",
                    help="predictions file, confusion-matrix file, or matrix text (see above)")
@@ -102,6 +107,8 @@ def _add_inputs(p: argparse.ArgumentParser) -> None:
                    help="what the rows of a given matrix are (default: true); the papers print "
                         "predictions in rows, e.g. --rows predicted")
     g.add_argument("--sep", metavar="CHAR", help=r"field separator of CSV files (default from the extension), e.g. --sep ';'")
+    if across:
+        g.add_argument("--across", metavar="COL", help=_ACROSS_HELP)
 
 
 def _add_stats(p: argparse.ArgumentParser) -> None:
@@ -204,16 +211,18 @@ def build_parser() -> argparse.ArgumentParser:
               bacc compare --matrix "A=42,3;6,4" --matrix "B=40,5;2,8"
               bacc compare a.csv b.csv --true label --pred predicted
               bacc compare preds.csv --true label --pred model_a --pred model_b --paired --rope 0.01
+              bacc compare preds.csv --true label --pred model_a --pred model_b --across dataset
         """),
     )
-    _add_inputs(p)
+    _add_inputs(p, across=True)
     _add_stats(p)
     p.add_argument("--paired", action=argparse.BooleanOptionalAction, default=None,
                    help="both classifiers predicted the same test examples (same rows, same "
                         "order); default: paired for two --pred columns of one file, else "
                         "independent, e.g. --paired or --no-paired")
-    p.add_argument("--rope", type=float, default=0.0, metavar="EPS",
-                   help="region of practical equivalence |difference| <= EPS (default 0), e.g. --rope 0.01")
+    p.add_argument("--rope", type=float, default=None, metavar="EPS",
+                   help="region of practical equivalence |difference| <= EPS (default 0; 0.01 "
+                        "with --across), e.g. --rope 0.01")
     p.add_argument("--format", choices=["table", "json"], default="table",
                    help="table (default) or json, e.g. --format json")
 
@@ -233,13 +242,17 @@ def build_parser() -> argparse.ArgumentParser:
               bacc rank --matrix "A=42,3;6,4" --matrix "B=40,5;2,8" --matrix "C=44,1;5,5"
               bacc rank preds.csv --true label --pred m1 --pred m2 --pred m3
               bacc rank preds.csv --true label --pred predicted --by model --format json
+              bacc rank preds.csv --true label --pred m1 --pred m2 --pred m3 --across dataset
         """),
     )
-    _add_inputs(p)
+    _add_inputs(p, across=True)
     _add_stats(p)
     p.add_argument("--paired", action=argparse.BooleanOptionalAction, default=None,
                    help="the classifiers predicted the same examples: rank under their joint "
                         "posterior; default: paired for --pred columns of one file, e.g. --no-paired")
+    p.add_argument("--rope", type=float, default=None, metavar="EPS",
+                   help="with --across: region of practical equivalence of P(row better than "
+                        "column) (default 0.01), e.g. --rope 0.02")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed of the posterior draws used for P(best) and expected ranks (default 0), e.g. --seed 1")
     p.add_argument("--format", choices=["table", "json"], default="table",
@@ -330,9 +343,10 @@ def build_parser() -> argparse.ArgumentParser:
               bacc report --matrix "42,3;6,4" -o report.html
               bacc report preds.csv --true label --pred predicted --by detector -o detectors.html
               bacc report preds.csv --true label --pred a --pred b --paired -o ab.html
+              bacc report preds.csv --true label --pred a --pred b --pred c --across dataset
         """),
     )
-    _add_inputs(p)
+    _add_inputs(p, across=True)
     _add_stats(p)
     p.add_argument("-o", "--output", default="bacc-report.html", metavar="FILE",
                    help="where to write the report (default bacc-report.html; - for standard output, "
@@ -341,8 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paired", action=argparse.BooleanOptionalAction, default=None,
                    help="the inputs predicted the same examples: paired comparison and ranking; "
                         "default: paired for --pred columns of one file, e.g. --no-paired")
-    p.add_argument("--rope", type=float, default=0.0, metavar="EPS",
-                   help="region of practical equivalence for the comparison, e.g. --rope 0.01")
+    p.add_argument("--rope", type=float, default=None, metavar="EPS",
+                   help="region of practical equivalence for the comparison (default 0; 0.01 "
+                        "with --across), e.g. --rope 0.01")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the ranking's draws (default 0), e.g. --seed 1")
     p.add_argument("--no-pictures", action="store_true", help="tables only (faster; no matplotlib needed), e.g. --no-pictures")
     p.add_argument("--metrics", action="store_true",

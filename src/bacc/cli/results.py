@@ -80,7 +80,8 @@ class Settings:
         BaccError
             A prior that cannot be read, or a negative or infinite ``--rope``.
         """
-        rope = getattr(args, "rope", 0.0)
+        rope = getattr(args, "rope", None)
+        rope = 0.0 if rope is None else rope
         if not (rope >= 0) or math.isinf(rope):
             raise BaccError(f"--rope must be a number >= 0, got {rope!r}")
         # options are checked once, before any input is read (an error names the option, not

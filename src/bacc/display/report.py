@@ -102,7 +102,9 @@ class Section:
     lists every group from the batch and ``entries`` are the groups shown in detail (those
     that need attention); ``batch_note`` says how they were chosen. With ``monitoring`` (a
     :class:`bacc.Monitoring`) and no entries, the section shows the monitoring: detectors in
-    alarm first, with their timelines.
+    alarm first, with their timelines. With ``across`` (an :class:`bacc.AcrossComparison` or
+    :class:`bacc.AcrossRanking`) and no entries, it shows the comparison or ranking across
+    data sets (:mod:`bacc.display.across_report`).
     """
 
     title: str
@@ -117,6 +119,7 @@ class Section:
     batch_note: str = ""
     population: Any = None
     monitoring: Any = None
+    across: Any = None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -342,6 +345,10 @@ def _explain(sections: Sequence[Section]) -> str:
         terms.append(_EXPLAIN_POPULATION)
     if any(e.metrics for s in sections for e in s.entries):
         terms.append(_EXPLAIN_METRICS)
+    if any(s.across is not None for s in sections):
+        from .across_report import EXPLAIN
+
+        terms.append(EXPLAIN)
     if any(s.monitoring is not None for s in sections):
         from . import monitoring_report
 
@@ -707,6 +714,12 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
         desc = f"<p>{esc(sec.description)}</p>" if sec.description else ""
         return (f'<section id="s{index}"><h2>{esc(sec.title)}</h2>{desc}'
                 f"{monitoring_html(sec.monitoring, figs)}</section>")
+    if sec.across is not None and not entries:  # a comparison or ranking across data sets
+        from .across_report import across_html
+
+        desc = f"<p>{esc(sec.description)}</p>" if sec.description else ""
+        return (f'<section id="s{index}"><h2>{esc(sec.title)}</h2>{desc}'
+                f"{across_html(sec.across, figs)}</section>")
     if not entries:
         raise BaccError(f"report section {sec.title!r} has no entries")
     out = [f'<section id="s{index}"><h2>{esc(sec.title)}</h2>']
