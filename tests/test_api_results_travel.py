@@ -41,6 +41,23 @@ def _paired():
     return y, [0, 1, 1, 1, 0, 0] * 5, [0, 0, 1, 0, 1, 1] * 5
 
 
+def _across() -> dict:
+    """Three classifiers' matrices on three data sets of 2, 3 and 2 classes."""
+    return {
+        "a": {"d1": [[40, 5], [6, 30]], "d2": [[20, 3, 1], [2, 15, 4], [0, 3, 12]], 7: CM},
+        "b": {"d1": [[35, 10], [9, 27]], "d2": [[18, 5, 1], [4, 13, 4], [1, 4, 10]], 7: CM},
+        "c": {"d1": [[30, 15], [10, 26]], "d2": [[15, 8, 1], [5, 12, 4], [2, 4, 9]],
+              7: [[30, 15], [1, 9]]},
+    }
+
+
+def _across_frame() -> pd.DataFrame:
+    return pd.DataFrame({
+        "t": [0, 1, 1, 0, 1, 0] * 6, "a": [0, 1, 0, 0, 1, 0] * 6, "b": [1, 1, 1, 0, 0, 0] * 6,
+        "d": ["x"] * 12 + ["y"] * 12 + ["z"] * 12,
+    })  # fmt: skip
+
+
 # name -> a function building one result (a list or tuple holds several results)
 BUILDERS = {
     "evaluate": lambda: bacc.evaluate(CM),
@@ -65,6 +82,14 @@ BUILDERS = {
     "paired difference": lambda: bacc.compare_paired(*_paired()).difference,
     "rank": lambda: bacc.rank({"a": CM, "b": [[30, 10], [5, 8]]}),
     "rank_paired": lambda: bacc.rank_paired(_paired()[0], {"a": _paired()[1], "b": _paired()[2]}),
+    "compare_across": lambda: bacc.compare_across(_across()["a"], _across()["b"]),
+    "compare_across (paired, a table)": lambda: bacc.compare_across(
+        _across_frame(), true="t", pred=["a", "b"], across="d"),
+    "compare_across difference": lambda: bacc.compare_across(_across()["a"], _across()["b"]).difference,
+    "rank_across": lambda: bacc.rank_across(_across(), n_draws=2000),
+    "rank_across (paired, labels and groups)": lambda: bacc.rank_across(
+        _across_frame()["t"], {"a": _across_frame()["a"], "b": _across_frame()["b"]},
+        groups=_across_frame()["d"], n_draws=2000),
     "posterior_accuracy": lambda: bacc.posterior_accuracy(CM),
     "posterior_balanced_accuracy": lambda: bacc.posterior_balanced_accuracy(CM),
     "posterior_balanced_accuracy (3 classes)": lambda: bacc.posterior_balanced_accuracy(

@@ -52,6 +52,8 @@ CALLS = {
     "BetaPosterior": ((3.0, 4.0), {}),
     "PairedDifference": (([[5.5, 2.5, 1.5, 3.5], [4.5, 1.5, 2.5, 2.5]], [0.5, 0.5]), {}),
     "population": (([M, M2, M],), {}),
+    "compare_across": (({"d1": M, "d2": M2, "d3": M}, {"d1": M2, "d2": M, "d3": M2}), {}),
+    "rank_across": (({"a": {"d1": M, "d2": M2}, "b": {"d1": M2, "d2": M}},), {"n_draws": 1000}),
     "plan_labels": ((M,), {"width": 0.3}),
     "plan_sequential": ((M,), {"lower": 0.5, "max_labels": 100, "n_simulations": 100}),
     "anytime_interval": ((M,), {}),
@@ -61,6 +63,18 @@ CALLS = {
                 {"true": "t", "pred": "p", "time": "ts", "window": "1D", "baseline": 0.5,
                  "n_simulations": 0}),
 }
+
+#: Calls the walk still breaks, each with what breaks (strict: a fix makes the test fail until
+#: the entry is removed).
+KNOWN = {
+    "compare_across": "names=[[1], [2]] (unhashable names) raises TypeError, not BaccError",
+}
+
+
+def _names(calls) -> list:
+    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN[n]))
+            if n in KNOWN else n for n in sorted(calls)]
+
 
 BAD = st.one_of(
     st.none(),
@@ -123,7 +137,7 @@ def _slots(name: str) -> list:
     return slots
 
 
-@pytest.mark.parametrize("name", sorted(CALLS))
+@pytest.mark.parametrize("name", _names(CALLS))
 @SETTINGS
 @given(data=st.data())
 def test_one_bad_argument_gives_a_bacc_error_or_a_result(name, data):

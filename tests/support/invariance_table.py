@@ -193,6 +193,17 @@ def _folds(d):
     return out
 
 
+def _folds_of(d, pred: str):
+    """One confusion matrix per subject (over every class) of prediction column ``pred``."""
+    y = d.y_pred if pred == "a" else d.y_pred_b
+    out = []
+    for g in class_order(d.groups):
+        idx = [i for i, x in enumerate(d.groups) if x == g]
+        out.append(bacc.ConfusionMatrix.from_predictions(
+            [d.y_true[i] for i in idx], [y[i] for i in idx], labels=d.classes))
+    return out
+
+
 def _stack(d):
     return np.stack([np.asarray(f.counts) for f in _folds(d)])
 
@@ -205,6 +216,34 @@ def _long(d):
                 if f.counts[i, j]:
                     rows.append({"group": g, "true": t, "pred": p, "count": int(f.counts[i, j])})
     return pd.DataFrame(rows)
+
+
+def _across_paired(d, form, fn):
+    """``compare_across``/``rank_across`` of the two prediction columns, the subjects as data sets
+    (the same examples: the paired model)."""
+    if form == "frame":
+        return fn(d.frame(), true="label", pred=["a", "b"], across="subject")
+    if form == "polars":
+        return fn(__import__("polars").from_pandas(d.frame()), true="label", pred=["a", "b"],
+                  across="subject")
+    if form == "columns":
+        return fn({k: list(v) for k, v in d.frame().drop(columns="time").items()}, true="label",
+                  pred=["a", "b"], across="subject")
+    return fn(_seq(form, d.y_true), {"a": _seq(form, d.y_pred), "b": _seq(form, d.y_pred_b)},
+              groups=_seq(form, d.groups))
+
+
+def _across_independent(d, form):
+    """Each classifier's matrices per subject (independent test sets), in one input form."""
+    out = {}
+    for pred in ("a", "b"):
+        if form == "counts":
+            out[pred] = bacc.counts(d.frame(), true="label", pred=pred, by="subject",
+                                    progress=False)
+        else:
+            out[pred] = dict(zip(class_order(d.groups), [_matrix(form, f) for f in
+                                                         _folds_of(d, pred)], strict=True))
+    return out
 
 
 def _monitor(d, form):
@@ -244,6 +283,27 @@ ROWS: dict[str, Row] = {
         note="a table in long form: the groups of by= ranked as independent test sets"),
     "rank_paired": Row(_rank_paired, forms=(*SEQ_FORMS, "frame"), relabel_tol=0.03,
                        note="P(best) from joint draws"),
+    "compare_across": Row(
+        lambda d, form: _across_paired(d, form, bacc.compare_across),
+        forms=("list", "array", "series", "frame", "polars", "columns"),
+        keeps=("relabel", "forms", "order", "travel"),
+        note="the subjects as data sets, the two columns paired; inputs untouched: "
+             "tests/test_across_inputs.py"),
+    "compare_across[independent]": Row(
+        lambda d, form: (lambda m: bacc.compare_across(m["a"], m["b"]))(_across_independent(d, form)),
+        forms=(*MATRIX_FORMS, "counts"), keeps=("relabel", "forms", "order", "travel"),
+        note="each classifier's matrices per subject as independent test sets (a stack names its "
+             "data sets by position: tests/test_across_inputs.py)"),
+    "rank_across": Row(
+        lambda d, form: _across_paired(
+            d, form, lambda *a, **k: bacc.rank_across(*a, **k, n_draws=20_000)),
+        forms=("list", "array", "series", "frame", "polars", "columns"),
+        keeps=("relabel", "forms", "order", "travel"), relabel_tol=0.03,
+        note="P(best) from joint draws; inputs untouched: tests/test_across_inputs.py"),
+    "rank_across[independent]": Row(
+        lambda d, form: bacc.rank_across(_across_independent(d, form), n_draws=20_000),
+        forms=(*MATRIX_FORMS, "counts"), keeps=("relabel", "forms", "order", "travel"),
+        relabel_tol=0.03, note="P(best) from joint draws"),
     "counts": Row(
         lambda d, form: bacc.counts(d.frame() if form == "pandas" else __import__("polars")
                                     .from_pandas(d.frame()),
@@ -348,7 +408,8 @@ NO_DATA = {
     "ClassInterval", "ClassResult", "Comparison", "CoverageResult", "Evaluation", "Interval",
     "GroupedCounts", "McNemarTest", "MethodCoverage", "PairedDifference", "Population",
     "PosteriorSummary", "Ranking", "LabelPlan", "NextClass", "NextLabel", "MetricPosterior",
-    "Monitoring", "ConfidenceSequence", "SequentialPlan",
+    "Monitoring", "ConfidenceSequence", "SequentialPlan", "AcrossComparison", "AcrossRanking",
+    "NormalMixture",
 }
 
 
