@@ -413,12 +413,6 @@ def test_pair_same_examples_against_quadrature():
     check_pair(res, pair_reference(d, v))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="spread_lower/spread_upper interpolate the cumulative node "
-    "weights, which put each node's whole weight at the node: the quantiles of tau "
-    "are off by about half a node spacing",
-)
 def test_spread_interval_is_the_quantiles_of_the_spread():
     a, b = independent_pair()
     d, v = pair_stats(a, b)

@@ -255,12 +255,9 @@ def _mixture(f: MetaFit, pair, what: str) -> NormalMixture:
 
 
 def _spread(f: MetaFit, factor: float, c: float) -> tuple[float, float, float]:
-    """Posterior mean and central interval of ``factor * tau`` (the nodes' weights)."""
-    x = factor * f.tau
-    cdf = np.cumsum(f.weight)
-    lo = float(np.interp((1 - c) / 2, cdf, x))
-    hi = float(np.interp((1 + c) / 2, cdf, x))
-    return float(np.sum(f.weight * x)), lo, hi
+    """Posterior mean and central interval of ``factor * tau``."""
+    lo, hi = f.tau_quantiles([(1 - c) / 2, (1 + c) / 2]) * factor
+    return float(np.sum(f.weight * factor * f.tau)), float(lo), float(hi)
 
 
 @dataclass(frozen=True)
@@ -277,6 +274,9 @@ class DataSetDifference:
         Difference of the sample balanced accuracies.
     mean, sd : float
         Posterior mean and sd of the difference from this data set alone (flat priors).
+    lower, upper : float
+        Its central interval at ``confidence`` as the model reads it (the normal likelihood
+        ``N(mean, sd^2)``).
     shrunken_mean, shrunken_lower, shrunken_upper : float
         The difference on this data set under the model (all data sets inform it).
     p_better : float
@@ -288,6 +288,8 @@ class DataSetDifference:
     sample_difference: float
     mean: float
     sd: float
+    lower: float
+    upper: float
     shrunken_mean: float
     shrunken_lower: float
     shrunken_upper: float
@@ -466,6 +468,13 @@ class AcrossComparison:
         """``(p_left, p_rope, p_right)``, baycomp's order."""
         return self.p_left, self.p_rope, self.p_right
 
+    def plot(self, **kwargs):
+        """The population difference with the rope, a new data set's, and each data set's own
+        and shrunken difference (see :func:`bacc.display.across_plot.plot_across_comparison`)."""
+        from .display.across_plot import plot_across_comparison
+
+        return plot_across_comparison(self, **kwargs)
+
     def to_dict(self) -> dict:
         """Plain dict (strict JSON)."""
         return {
@@ -541,15 +550,17 @@ def _comparison(sets, names, paired, r, c, pri, notes) -> AcrossComparison:
     fixed = {"mean": fm, "sd": fs, "p_better": float(sc.ndtr(fm / fs)), "p_left": f3[0],
              "p_rope": f3[1], "p_right": f3[2]}
     per = []
+    zc = float(stats.norm.isf((1 - c) / 2))
     for j, s in enumerate(sets):
         dm, ds = f.data_set(g, j)
         mix = NormalMixture(f.weight, dm, np.maximum(ds, 1e-300), what="data set difference")
         slo, shi = mix.interval(c)
+        own = float(y[j, 0] - y[j, 1])
+        own_sd = float(np.sqrt(max(cov[j, 0, 0] + cov[j, 1, 1] - 2 * cov[j, 0, 1], 0.0)))
         per.append(DataSetDifference(
             data_set=s.name, n_examples=int(s.sizes[:, 0].sum()),
             sample_difference=float(sample[j, 0] - sample[j, 1]),
-            mean=float(y[j, 0] - y[j, 1]),
-            sd=float(np.sqrt(max(cov[j, 0, 0] + cov[j, 1, 1] - 2 * cov[j, 0, 1], 0.0))),
+            mean=own, sd=own_sd, lower=own - zc * own_sd, upper=own + zc * own_sd,
             shrunken_mean=float(np.sum(f.weight * dm)), shrunken_lower=float(slo),
             shrunken_upper=float(shi), p_better=float(mix.sf(0.0))))  # fmt: skip
     spread = _spread(f, math.sqrt(2.0), c)
@@ -815,6 +826,14 @@ class AcrossRanking:
     def order(self) -> np.ndarray:
         """Indices of the classifiers from best to worst expected rank."""
         return np.argsort(self.expected_rank, kind="stable")
+
+    def plot(self, **kwargs):
+        """Expected ranks, rank distributions, P(best), the groups that cannot be told apart,
+        and the classical average ranks with Nemenyi's critical difference (see
+        :func:`bacc.display.across_plot.plot_across_ranking`)."""
+        from .display.across_plot import plot_across_ranking
+
+        return plot_across_ranking(self, **kwargs)
 
     def to_dict(self) -> dict:
         """Plain dict (strict JSON)."""

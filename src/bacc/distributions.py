@@ -1103,14 +1103,26 @@ class NormalMixture(ContinuousDistribution):
         return float(out) if np.ndim(q) == 0 else out
 
     def mode(self) -> float:
-        """Mode: the highest point of the density (a mixture may have several local peaks)."""
+        """Mode: the highest point of the density (a mixture may have several local peaks).
+
+        Candidates are a scan of the whole range and every component's mean (so a component
+        narrower than the scan's step is not missed); the best is refined by golden-section
+        search within the narrowest scale that matters there."""
         lo = float(np.min(self.means - 4.0 * self.sds))
         hi = float(np.max(self.means + 4.0 * self.sds))
-        x = np.linspace(lo, hi, 4001)
-        i = int(np.argmax(self.pdf(x)))
-        a, b = x[max(i - 1, 0)], x[min(i + 1, x.size - 1)]
+        x = np.concatenate([np.linspace(lo, hi, 4001), self.means])
+        dens = np.asarray(self.pdf(x))
+        i = int(np.argmax(dens))
+        x0 = float(x[i])
+        # the components that make the density at x0: the narrowest of them sets the bracket
+        share = self.weights * np.exp(-0.5 * ((x0 - self.means) / self.sds) ** 2) / self.sds
+        big = share >= 0.01 * share.max()
+        width = float(np.min(self.sds[big]))
+        step = (hi - lo) / 4000.0
+        half = min(width, step) if i < 4001 else width
+        a, b = x0 - half, x0 + half
         g = (np.sqrt(5.0) - 1.0) / 2.0
-        for _ in range(100):
+        for _ in range(200):
             c, d = b - g * (b - a), a + g * (b - a)
             if self.pdf(c) >= self.pdf(d):
                 b = d
@@ -1118,7 +1130,8 @@ class NormalMixture(ContinuousDistribution):
                 a = c
             if b - a <= 1e-13 * max(1.0, abs(a)):
                 break
-        return float(0.5 * (a + b))
+        best = float(0.5 * (a + b))
+        return best if self.pdf(best) >= dens[i] else x0
 
     def rvs(self, size=None, random_state=None):
         """Random draws (a component by its weight, then a normal draw)."""
