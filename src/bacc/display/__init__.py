@@ -15,6 +15,8 @@ printed or shown. The modules:
 * :mod:`.planning_text`: terminal text of label plans and of the next class to label.
 * :mod:`.monitoring_text`: terminal text of a monitoring result.
 * :mod:`.monitoring_report`: the monitoring section of the HTML report.
+* :mod:`.across_text`, :mod:`.across_plot`, :mod:`.across_report`: the comparisons and rankings
+  across data sets as terminal tables, figures and the report's section.
 * :mod:`.files`: where a file is written: a regular file replaced atomically, a pipe or
   terminal written directly, or standard output (``-``).
 """
