@@ -658,10 +658,8 @@ def test_small_data_set_counts_for_less_than_a_large_one():
         b[j] = confusion(rng, [300, 300], [0.79, 0.79])
     base = bacc.compare_across(a, b).mean
     out = {}
-    for size in (
-        10,
-        10_000,
-    ):  # one more data set, 20 or 20 000 examples, with the same large difference
+    # one more data set, of 20 or 20 000 examples (two classes of `size`), with a large difference
+    for size in (10, 10_000):
         k_a, k_b = round(0.95 * size), round(0.65 * size)
         a2 = {**a, "x": [[k_a, size - k_a], [size - k_a, k_a]]}
         b2 = {**b, "x": [[k_b, size - k_b], [size - k_b, k_b]]}
