@@ -107,10 +107,13 @@ def _details(res) -> dict:
                                  dtype=float) for d in res.data_set_differences}
 
 
-def _same_by_name(a, b, tol: float = TOL) -> None:
-    """Equal numbers whatever the order of the data sets: the population's, then each data set's."""
-    _same(a, b, tol, skip=("data_sets_detail", "wins"))
+def _same_by_name(a, b, tol: float = TOL, rename=None) -> None:
+    """Equal numbers whatever the order of the data sets: the population's, then each data set's
+    (data set ``k`` of ``b`` is ``rename[k]`` of ``a``)."""
+    _same(a, b, tol, skip=("data_sets_detail",))
     da, db = _details(a), _details(b)
+    if rename is not None:
+        db = {rename[k]: v for k, v in db.items()}
     assert da.keys() == db.keys()
     for k in da:
         np.testing.assert_allclose(da[k], db[k], rtol=0, atol=tol)
@@ -444,12 +447,9 @@ def test_data_set_order_changes_no_number_and_the_data_sets_keep_their_order(ind
     # a stack in another order: the same numbers, data sets by position
     perm = [3, 1, 4, 0, 2]
     stacks = {p: FORMS["stack"][p][perm] for p in "abc"}
-    _same_by_name(bacc.compare_across(stacks["a"], stacks["b"]),
-                  bacc.compare_across(FORMS["stack"]["a"], FORMS["stack"]["b"]).__class__(
-                      **{**vars(ref_c), "data_set_differences": tuple(
-                          d.__class__(**{**vars(d), "data_set": j})
-                          for j, d in zip(np.argsort(perm), ref_c.data_set_differences,
-                                          strict=True))}))
+    c = bacc.compare_across(stacks["a"], stacks["b"])
+    assert c.data_sets == tuple(range(5))
+    _same_by_name(c, ref_c, rename=dict(zip(SPEC, np.argsort(perm).tolist(), strict=True)))
 
 
 def test_renamed_data_sets_change_no_number(independent_ref, paired_ref):
@@ -465,10 +465,7 @@ def test_renamed_data_sets_change_no_number(independent_ref, paired_ref):
     df = DF.assign(dataset=DF["dataset"].map(text))
     c = bacc.compare_across(df, **PAIRED)
     assert c.data_sets == tuple(sorted(text.values()))
-    ref = paired_ref[0]
-    renamed = ref.__class__(**{**vars(ref), "data_set_differences": tuple(
-        d.__class__(**{**vars(d), "data_set": text[d.data_set]}) for d in ref.data_set_differences)})
-    _same_by_name(c, renamed)
+    _same_by_name(c, paired_ref[0], rename=text)
     _same(bacc.rank_across(df, **RANKED, n_draws=20_000), paired_ref[1])
 
 
@@ -757,6 +754,12 @@ BAD = {
                                     r"missing.*nulls='drop'"),
     "NaN label in label sequences": (
         lambda: bacc.compare_across([np.nan, *Y[1:]], {"a": PA, "b": PB}, groups=G), r"missing"),
+    "labels of mixed kinds in a table": (
+        lambda: bacc.compare_across(DF.astype({"label": object}).assign(
+            label=lambda f: [str(v) if i % 2 else v for i, v in enumerate(f["label"])]), **PAIRED),
+        r"mixed types"),
+    "labels of mixed kinds with groups=": (
+        lambda: bacc.compare_across([0, "1"] * 12, {"a": PA, "b": PB}, groups=G), r"mix"),
     "duplicate classifier names (ranking)": (
         lambda: bacc.rank_across({1: A2, "1": B2}), r"classifier names must be distinct"),
     "duplicate classifier names (ranking labels)": (
