@@ -377,6 +377,8 @@ def test_pair_of_independent_test_sets_against_quadrature(prior):
     for got, dj, vj in zip(res.data_set_differences, d, v, strict=True):
         assert got.mean == pytest.approx(dj, abs=1e-14)
         assert got.sd == pytest.approx(math.sqrt(vj), rel=1e-12)
+        lo, hi = stats.norm(dj, math.sqrt(vj)).interval(0.95)
+        assert (got.lower, got.upper) == pytest.approx((lo, hi), abs=1e-12)
     check_pair(res, pair_reference(d, v, prior))
 
 
@@ -410,6 +412,8 @@ def test_pair_same_examples_against_quadrature():
     for got, dj, vj in zip(res.data_set_differences, d, v, strict=True):
         assert got.mean == pytest.approx(dj, abs=1e-14)
         assert got.sd == pytest.approx(math.sqrt(vj), rel=1e-10)
+        lo, hi = stats.norm(dj, math.sqrt(vj)).interval(0.95)
+        assert (got.lower, got.upper) == pytest.approx((lo, hi), abs=1e-10)
     check_pair(res, pair_reference(d, v))
 
 
