@@ -65,15 +65,15 @@ def confusion(rng, n_per_class, acc):
 
 
 def independent_moments(cm):
-    """Posterior mean and variance of the balanced accuracy of a confusion matrix (flat prior,
-    classes without examples left out)."""
+    """What the model reads from a confusion matrix: the sample balanced accuracy and the
+    variance of its flat-prior posterior (classes without examples left out)."""
     cm = np.asarray(cm)
     n = cm.sum(axis=1).astype(float)
     k = np.diag(cm).astype(float)
     keep = n > 0
     beta = stats.beta(k[keep] + 1, n[keep] - k[keep] + 1)
     l = keep.sum()
-    return float(beta.mean().sum() / l), float(beta.var().sum() / l**2)
+    return float(np.mean(k[keep] / n[keep])), float(beta.var().sum() / l**2)
 
 
 def sample_ba(cm):
@@ -95,8 +95,9 @@ def pair_stats(a, b):
 
 
 def pattern_moments(y_true, preds, T):
-    """Brute-force Dirichlet: mean (T,) and covariance (T, T) of T classifiers' balanced
-    accuracies on the same examples (concentration 2^(1-T) per pattern plus the counts)."""
+    """T classifiers on the same examples: the sample balanced accuracies (T,) and, by a
+    brute-force Dirichlet (concentration 2^(1-T) per pattern plus the counts), the covariance
+    (T, T) of their posterior."""
     pat = np.array(list(itertools.product([0, 1], repeat=T)), dtype=float)
     classes = np.unique(y_true)
     mean, cov = np.zeros(T), np.zeros((T, T))
@@ -108,7 +109,7 @@ def pattern_moments(y_true, preds, T):
         alpha = cnt + 2.0 ** (1 - T)
         a0 = alpha.sum()
         cell = (np.diag(alpha) * a0 - np.outer(alpha, alpha)) / (a0 * a0 * (a0 + 1.0))
-        mean += w * (pat.T @ alpha) / a0
+        mean += w * right.mean(axis=0)  # the estimate: the sample accuracy of the class
         cov += w * w * (pat.T @ cell @ pat)
     return mean, cov
 
@@ -330,8 +331,10 @@ def check_pair(res, ref):
         assert getattr(res, key) == pytest.approx(ref[key], abs=TOL), key
     assert res.spread == pytest.approx(ref["spread"], abs=TOL)
     post = ref["posterior"]
+    # tau's quantiles come from a cubic spline through its density at the rule's nodes (error
+    # of order h^4): 1e-7 in the spread, measured 1e-8 at worst
     for got, q in ((res.spread_lower, 0.025), (res.spread_upper, 0.975)):
-        assert got == pytest.approx(math.sqrt(2) * tau_quantile(post, q), abs=1e-8)
+        assert got == pytest.approx(math.sqrt(2) * tau_quantile(post, q), abs=1e-7)
     assert res.predictive.mean() == pytest.approx(ref["predictive_mean"], abs=TOL)
     assert res.predictive.interval(0.95)[1] == pytest.approx(ref["predictive_upper"], abs=TOL)
     assert res.difference.mean() == pytest.approx(ref["mean"], abs=TOL)

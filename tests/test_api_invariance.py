@@ -194,7 +194,8 @@ def test_inputs_are_not_modified(name, monkeypatch):
                     "approx_interval", "class_intervals", "approx_class_intervals",
                     "binomial_test", "fold_sem_interval", "posterior_accuracy",
                     "posterior_balanced_accuracy", "posterior_class_accuracies", "population",
-                    "posterior_metric", "plan_labels", "next_label", "monitor", "coverage"):
+                    "posterior_metric", "plan_labels", "next_label", "monitor", "coverage",
+                    "compare_across", "rank_across"):
         originals[fn_name] = getattr(bacc, fn_name)
 
         def spy(*args, _fn=originals[fn_name], **kwargs):

@@ -4,9 +4,9 @@
 matrices answers "on these pooled examples", and is overconfident when the data sets differ;
 counting wins or ranking point accuracies (Demšar 2006) forgets how many examples each data set
 has. :func:`compare_across` and :func:`rank_across` answer for the population of data sets, from
-the confusion matrices themselves: each data set's balanced accuracies enter with their exact
-posterior mean and (co)variance, so a data set of 20 examples counts for less than one of
-20 000, and a random effect lets a classifier's advantage vary from data set to data set
+the confusion matrices themselves: each data set's balanced accuracies enter with their sample
+values and the (co)variance of their exact posterior, so a data set of 20 examples counts for
+less than one of 20 000, and a random effect lets a classifier's advantage vary from data set to data set
 (:mod:`bacc._engine.meta_analysis`).
 """
 
@@ -65,7 +65,7 @@ class _Set:
 
 def _matrix(obj, rows: str, what: str) -> ConfusionMatrix:
     if isinstance(obj, Evaluation):
-        return obj.confusion_matrix
+        return obj.confusion
     if isinstance(obj, ConfusionMatrix):
         return obj
     try:
@@ -114,30 +114,35 @@ def _independent_sets(results: dict, rows: str) -> tuple[list[_Set], list[str]]:
     sets = []
     for d in order:
         mats = [tables[c][d] for c in names]
-        labels = tuple(mats[0].labels)
-        for c, cm in zip(names[1:], mats[1:], strict=True):
-            if tuple(cm.labels) != labels:
-                raise BaccError(f"data set {d!r}: classifier {c!r} has classes {list(cm.labels)} "
-                                f"but {names[0]!r} has {list(labels)}; every classifier of a data "
-                                "set needs the same classes")
-        sizes = np.stack([cm.counts.sum(axis=1) for cm in mats], axis=1).astype(float)
-        right = np.stack([np.diag(cm.counts) for cm in mats], axis=1).astype(float)
-        seen = sizes > 0
-        keep = seen.any(axis=1)
-        partial = keep & ~seen.all(axis=1)
-        if partial.any():
-            i = int(np.flatnonzero(partial)[0])
-            c = names[int(np.flatnonzero(~seen[i])[0])]
-            raise BaccError(f"data set {d!r}: class {labels[i]!r} has examples in some "
-                            f"classifiers' test sets but none in {c!r}'s")
-        if not keep.any():
+        # each classifier's classes: label -> (right, examples); a class with no examples in a
+        # matrix (grouped counts carry every class of the table) says nothing
+        per = []
+        for cm in mats:
+            counts = np.asarray(cm.counts)
+            per.append({lab: (float(counts[i, i]), float(counts[i].sum()))
+                        for i, lab in enumerate(cm.labels)})
+        labels = []
+        for table in per:
+            labels += [lab for lab, (_, size) in table.items() if size > 0 and lab not in labels]
+        if not labels:
             raise BaccError(f"data set {d!r} has no examples")
-        if not keep.all():
-            gone = [labels[i] for i in np.flatnonzero(~keep)]
-            notes.append(f"data set {d!r}: classes {gone} have no examples and are left out of "
-                         "its balanced accuracy")
-        sets.append(_Set(name=d, classes=tuple(labels[i] for i in np.flatnonzero(keep)),
-                         n=sizes[keep, 0], k=right[keep], both=None, sizes=sizes[keep]))
+        for c, table in zip(names, per, strict=True):
+            for lab in labels:
+                if lab not in table:
+                    raise BaccError(f"data set {d!r}: classifier {c!r} has no class {lab!r}, which "
+                                    "the other classifiers' test sets have: every classifier of a "
+                                    "data set needs the same classes")
+                if table[lab][1] == 0:
+                    raise BaccError(f"data set {d!r}: class {lab!r} has examples in some "
+                                    f"classifiers' test sets but none in {c!r}'s")
+        sizes = np.array([[table[lab][1] for table in per] for lab in labels])
+        right = np.array([[table[lab][0] for table in per] for lab in labels])
+        gone = [lab for lab in mats[0].labels if lab not in labels]
+        if gone:
+            notes.append(f"data set {d!r}: classes {list(gone)} have no examples and are left out "
+                         "of its balanced accuracy")
+        sets.append(_Set(name=d, classes=tuple(labels), n=sizes[:, 0], k=right, both=None,
+                         sizes=sizes))
     return sets, notes
 
 
@@ -225,20 +230,30 @@ def _rope(rope) -> float:
 
 # ---------------------------------------------------------------------------------- numerics
 def _moments(sets: list[_Set]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Posterior means (m, T) and covariances (m, T, T) of the balanced accuracies, and the
-    sample balanced accuracies (m, T)."""
+    """The data sets' estimates of the balanced accuracies (m, T), their covariances (m, T, T)
+    and the sample balanced accuracies (m, T).
+
+    The estimates are the sample balanced accuracies, unbiased for the true ones; the
+    covariances are those of the flat-prior posterior (never zero, even for a perfect
+    classifier). The posterior means would do instead, but they pull every class accuracy
+    towards 1/2, which shrinks each data set's difference by about ``n / (n + 2)`` per class:
+    on data sets of 20 examples that bias made the population posterior overconfident in the
+    simulation-based calibration (tests/test_across_calibration.py)."""
     T = sets[0].k.shape[1]
     y = np.empty((len(sets), T))
     cov = np.zeros((len(sets), T, T))
     sample = np.empty((len(sets), T))
     for j, s in enumerate(sets):
         w = np.full(s.n.size, 1.0 / s.n.size)
-        sample[j] = np.sum(w[:, None] * s.k / s.sizes, axis=0)
+        # summed in sorted order: the same class accuracies in another order give the same
+        # number, so exact ties stay ties (the classical tests count them)
+        sample[j] = np.sort(s.k / s.sizes, axis=0).sum(axis=0) / s.n.size
         if s.both is None:
             for t in range(T):
-                y[j, t], cov[j, t, t] = independent_moments(s.k[:, t], s.sizes[:, t], w)
+                cov[j, t, t] = independent_moments(s.k[:, t], s.sizes[:, t], w)[1]
         else:
-            y[j], cov[j] = paired_moments(s.k, s.both, s.n, w)
+            cov[j] = paired_moments(s.k, s.both, s.n, w)[1]
+        y[j] = sample[j]
     return y, cov, sample
 
 
@@ -273,7 +288,8 @@ class DataSetDifference:
     sample_difference : float
         Difference of the sample balanced accuracies.
     mean, sd : float
-        Posterior mean and sd of the difference from this data set alone (flat priors).
+        The data set's estimate of the difference (the sample difference) and its sd (of the
+        flat-prior posterior): what the model reads from this data set.
     lower, upper : float
         Its central interval at ``confidence`` as the model reads it (the normal likelihood
         ``N(mean, sd^2)``).
@@ -505,6 +521,14 @@ class AcrossComparison:
         return across_comparison_table(self)
 
 
+def _distinct(names) -> tuple:
+    """The classifiers' names as text, refused when two are the same."""
+    out = tuple(str(x) for x in names)
+    if len(set(out)) != len(out):
+        raise BaccError(f"classifier names must be distinct, got {list(out)}")
+    return out
+
+
 def _check_sets(sets: list[_Set], T: int) -> None:
     if len(sets) < 2:
         raise BaccError(f"a comparison across data sets needs at least 2 data sets, got {len(sets)}"
@@ -654,15 +678,15 @@ def compare_across(
 
     Notes
     -----
-    The model (:mod:`bacc._engine.meta_analysis`): data set ``j`` gives the posterior mean
-    ``y_j`` and covariance ``S_j`` of the two balanced accuracies (flat priors on the class
-    accuracies; independent test sets: Beta posteriors, Brodersen et al. 2010 eq. 7; the same
+    The model (:mod:`bacc._engine.meta_analysis`): data set ``j`` gives the sample balanced
+    accuracies ``y_j`` of the two classifiers and the covariance ``S_j`` of their posterior
+    (flat priors on the class accuracies; independent test sets: Beta posteriors, Brodersen et al. 2010 eq. 7; the same
     examples: the Dirichlet of :func:`bacc.compare_paired`), and ``y_j = theta + u_j + e_j +
     eps_j`` with ``eps_j ~ N(0, S_j)``, a data-set difficulty ``u_j`` shared by both
     classifiers (flat prior), and an interaction ``e_j ~ N(0, tau^2 I)``. The population
     difference is ``delta = theta_A - theta_B``; a new data set's is ``delta + e_A - e_B``.
-    This is the normal-normal random-effects model of meta-analysis (Röver 2020) on the
-    classifiers' exact posterior moments: a data set of 20 examples, whose ``S_j`` is large,
+    This is the normal-normal random-effects model of meta-analysis (Röver 2020), each data
+    set with its estimate and its exact posterior (co)variance: a data set of 20 examples, whose ``S_j`` is large,
     counts for less than one of 20 000, which a test on per-data-set scores (the signed-rank
     test, baycomp's) cannot do. Given ``tau`` the posterior of ``delta`` is normal in closed
     form; ``tau`` is integrated by a trapezoidal rule checked to 1e-10, so the posterior is a
@@ -724,11 +748,12 @@ def compare_across(
         if b is None:
             raise BaccError("compare_across needs two classifiers' results per data set, "
                             "compare_across(a, b), or labels with groups=")
-        nm = check_names(names, 2, ("A", "B"))
+        nm = _distinct(check_names(names, 2, ("A", "B")))
         sets, notes = _independent_sets({nm[0]: a, nm[1]: b}, rows)
         paired = False
+    nm = _distinct(nm)
     _check_sets(sets, 2)
-    return _comparison(sets, tuple(str(x) for x in nm), paired, r, c, pri, notes)
+    return _comparison(sets, nm, paired, r, c, pri, notes)
 
 
 def compare_across_counts(classes, codes, n, group, groups, *, rope: float = DEFAULT_ROPE,
@@ -740,12 +765,12 @@ def compare_across_counts(classes, codes, n, group, groups, *, rope: float = DEF
     c = check_confidence(confidence)
     r = _rope(rope)
     pri = _prior(prior)
-    nm = check_names(names, 2, ("A", "B"))
+    nm = _distinct(check_names(names, 2, ("A", "B")))
     sets, notes = _paired_sets(tuple(classes), np.asarray(codes, dtype=np.int64),
                                np.asarray(n, dtype=np.int64), np.asarray(group, dtype=np.int64),
                                tuple(groups))
     _check_sets(sets, 2)
-    return _comparison(sets, tuple(str(x) for x in nm), True, r, c, pri, notes)
+    return _comparison(sets, nm, True, r, c, pri, notes)
 
 
 # ----------------------------------------------------------------------------------- ranking
@@ -1031,18 +1056,21 @@ def rank_across(
         if groups is None or predictions is None or not isinstance(predictions, Mapping):
             raise BaccError("rank_across from labels needs y_true, predictions as a mapping "
                             "{classifier: predictions} and groups= (the data set of each example)")
-        names = [str(k) for k in predictions]
+        if len(predictions) < 2:
+            raise BaccError(f"a ranking needs at least 2 classifiers, got {len(predictions)}")
+        names = list(_distinct(predictions))
         sets, notes = _label_sets(data, predictions, groups)
         paired = True
     else:
         if not isinstance(data, Mapping):
             raise BaccError("rank_across needs a mapping {classifier: per-data-set results}, or "
                             "y_true, predictions and groups=")
-        names = [str(k) for k in data]
-        sets, notes = _independent_sets(dict(data), rows)
+        if len(data) < 2:
+            raise BaccError(f"a ranking needs at least 2 classifiers, got {len(data)}")
+        names = list(_distinct(data))
+        sets, notes = _independent_sets({n: data[k] for n, k in zip(names, data, strict=True)}, rows)
         paired = False
-    if len(set(names)) != len(names):
-        raise BaccError(f"classifier names must be distinct, got {names}")
+    names = list(_distinct(names))
     _check_sets(sets, len(names))
     return _ranking(sets, tuple(names), paired, r, c, pri, notes, nd, random_state)
 
@@ -1061,5 +1089,6 @@ def rank_across_counts(classes, codes, n, group, groups, names, *, rope: float =
     sets, notes = _paired_sets(tuple(classes), np.asarray(codes, dtype=np.int64),
                                np.asarray(n, dtype=np.int64), np.asarray(group, dtype=np.int64),
                                tuple(groups))
+    names = _distinct(names)
     _check_sets(sets, len(names))
-    return _ranking(sets, tuple(str(x) for x in names), True, r, c, pri, notes, nd, random_state)
+    return _ranking(sets, names, True, r, c, pri, notes, nd, random_state)

@@ -1026,9 +1026,9 @@ class NormalMixture(ContinuousDistribution):
     """
 
     def __init__(self, weights, means, sds, what: str = "difference") -> None:
-        w = np.asarray(weights, dtype=float).ravel()
-        mu = np.asarray(means, dtype=float).ravel()
-        sd = np.asarray(sds, dtype=float).ravel()
+        w = _numbers(weights, "weights").ravel()
+        mu = _numbers(means, "means").ravel()
+        sd = _numbers(sds, "sds").ravel()
         if not (w.shape == mu.shape == sd.shape) or w.size == 0:
             raise BaccError("a normal mixture needs weights, means and sds of one length")
         if not (np.all(np.isfinite(w)) and np.all(np.isfinite(mu)) and np.all(np.isfinite(sd))):
@@ -1045,7 +1045,9 @@ class NormalMixture(ContinuousDistribution):
         return (-np.inf, np.inf)
 
     def _z(self, x):
-        x = np.asarray(x, dtype=float)
+        x = _numbers(x, "x")
+        if np.any(np.isnan(x)):
+            raise BaccError("x must be numbers, got NaN")
         return (x[..., None] - self.means) / self.sds
 
     def cdf(self, x):

@@ -286,9 +286,8 @@ ROWS: dict[str, Row] = {
     "compare_across": Row(
         lambda d, form: _across_paired(d, form, bacc.compare_across),
         forms=("list", "array", "series", "frame", "polars", "columns"),
-        keeps=("relabel", "forms", "order", "travel"),
-        note="the subjects as data sets, the two columns paired; inputs untouched: "
-             "tests/test_across_inputs.py"),
+        keeps=("relabel", "forms", "order", "travel", "untouched"),
+        note="the subjects as data sets, the two columns paired"),
     "compare_across[independent]": Row(
         lambda d, form: (lambda m: bacc.compare_across(m["a"], m["b"]))(_across_independent(d, form)),
         forms=(*MATRIX_FORMS, "counts"), keeps=("relabel", "forms", "order", "travel"),
@@ -298,8 +297,8 @@ ROWS: dict[str, Row] = {
         lambda d, form: _across_paired(
             d, form, lambda *a, **k: bacc.rank_across(*a, **k, n_draws=20_000)),
         forms=("list", "array", "series", "frame", "polars", "columns"),
-        keeps=("relabel", "forms", "order", "travel"), relabel_tol=0.03,
-        note="P(best) from joint draws; inputs untouched: tests/test_across_inputs.py"),
+        keeps=("relabel", "forms", "order", "travel", "untouched"), relabel_tol=0.03,
+        note="P(best) from joint draws"),
     "rank_across[independent]": Row(
         lambda d, form: bacc.rank_across(_across_independent(d, form), n_draws=20_000),
         forms=(*MATRIX_FORMS, "counts"), keeps=("relabel", "forms", "order", "travel"),

@@ -1,8 +1,8 @@
 """The random-effects model of several classifiers' balanced accuracies across data sets.
 
 Used by :mod:`bacc.across`. Data set ``j = 1..m`` gives, for classifiers ``t = 1..T``, the
-posterior means ``y_j`` (a T-vector) of their balanced accuracies and the posterior covariance
-``S_j`` of these (diagonal for independent test sets; with the covariances of the joint
+estimates ``y_j`` (a T-vector: the sample balanced accuracies) and the posterior covariance
+``S_j`` of their balanced accuracies (diagonal for independent test sets; with the covariances of the joint
 posterior when the classifiers predicted the same examples). The model (two-stage, as in
 random-effects meta-analysis, Röver 2020; Benavoli et al. 2017 for classifiers):
 
