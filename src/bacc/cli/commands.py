@@ -159,7 +159,7 @@ def _metrics_section(args, r, settings) -> None:
 
 def compare(args) -> int:
     """``bacc compare``: two classifiers, independent or paired; with ``--across``, across
-    data sets (:mod:`.across`)."""
+    data sets (:mod:`bacc.cli.across`)."""
     if args.across is not None:
         from .across import across_compare
 
@@ -193,7 +193,7 @@ def compare(args) -> int:
 
 def rank(args) -> int:
     """``bacc rank``: several classifiers, with the probability of each being best; with
-    ``--across``, across data sets (:mod:`.across`)."""
+    ``--across``, across data sets (:mod:`bacc.cli.across`)."""
     if args.across is not None:
         from .across import across_rank
 
