@@ -88,6 +88,48 @@ def test_rank_across_json_equals_the_library(capsys):
     assert got["ranking"]["random_state"] == 3
 
 
+def test_compare_across_csv_rows_are_the_library_numbers(capsys, pair):
+    import csv
+    import io
+
+    code, out, err = run(capsys, "compare", *BASE, *preds("naive_bayes", "logistic_regression"),
+                         "--format", "csv")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["what"] for r in rows[:3]] == ["population", "new data set", "common effect"]
+    assert float(rows[0]["mean"]) == pair.mean and float(rows[0]["p_right"]) == pair.p_right
+    assert float(rows[1]["p_left"]) == pair.predictive_left
+    assert float(rows[2]["p_better"]) == pair.fixed_effects["p_better"]
+    assert len(rows) == 3 + len(pair.data_sets)
+    for row, d in zip(rows[3:], pair.data_set_differences, strict=True):
+        assert row["data_set"] == str(d.data_set) and int(row["examples"]) == d.n_examples
+        assert float(row["estimate"]) == d.mean and float(row["mean"]) == d.shrunken_mean
+        assert float(row["p_better"]) == d.p_better
+
+
+def test_rank_across_csv_rows_are_the_library_numbers(capsys, four):
+    import csv
+    import io
+
+    code, out, err = run(capsys, "rank", *BASE, *preds(*MODELS), "--format", "csv")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["classifier"] for r in rows] == [four.names[i] for i in four.order]
+    for row in rows:
+        i = four.names.index(row["classifier"])
+        assert float(row["expected_rank"]) == four.expected_rank[i]
+        assert float(row["p_best"]) == four.p_best[i]
+        assert float(row["average_rank"]) == four.classical.average_ranks[i]
+
+
+@pytest.mark.parametrize("command", ["compare", "rank"])
+def test_csv_without_across_is_refused_in_one_line(capsys, command):
+    code, out, err = run(capsys, command, FILE, "--true", "true", *preds("knn", "naive_bayes"),
+                         "--format", "csv")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--across" in err
+
+
 def test_compare_across_table_prints_the_library_numbers_in_80_columns(capsys, pair):
     code, out, err = run(capsys, "compare", *BASE, *preds("naive_bayes", "logistic_regression"))
     assert code == 0, err

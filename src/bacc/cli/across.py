@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..errors import BaccError
 from .inputs import in_option_terms, looks_like_matrix_text, parse_labels
-from .output import dump_json, out
+from .output import dump_json, out, write_csv
 
 __all__ = ["across_compare", "across_rank", "across_result", "check_across"]
 
@@ -94,6 +94,42 @@ def across_result(args, *, seed: int = 0):
         raise _terms(exc, args.across) from None
 
 
+#: ``--format csv`` of ``bacc compare --across``: the population, a new data set and the common
+#: effect (rows by ``what``), then each data set (its estimate and sd, the shrunken difference
+#: under the model and P(A better) on it); A minus B throughout.
+COMPARE_CSV = ["what", "data_set", "examples", "estimate", "sd", "mean", "lower", "upper",
+               "p_better", "p_left", "p_rope", "p_right"]
+#: ``--format csv`` of ``bacc rank --across``: one row per classifier, best expected rank first.
+RANK_CSV = ["classifier", "expected_rank", "p_best", "effect", "effect_lower", "effect_upper",
+            "mean_sample_balanced_accuracy", "average_rank"]
+
+
+def compare_rows(c) -> list[list]:
+    """The rows of :data:`COMPARE_CSV` (values as the result holds them)."""
+    lo, hi = c.predictive.interval(c.confidence)
+    fe = c.fixed_effects
+    rows = [
+        ["population", None, None, None, None, c.mean, c.lower, c.upper, c.p_better,
+         c.p_left, c.p_rope, c.p_right],
+        ["new data set", None, None, None, None, c.predictive.mean(), lo, hi,
+         c.predictive.sf(0.0), c.predictive_left, c.predictive_rope, c.predictive_right],
+        ["common effect", None, None, None, None, fe["mean"], None, None, fe["p_better"],
+         fe["p_left"], fe["p_rope"], fe["p_right"]],
+    ]
+    for d in c.data_set_differences:
+        rows.append(["data set", d.data_set, d.n_examples, d.mean, d.sd, d.shrunken_mean,
+                     d.shrunken_lower, d.shrunken_upper, d.p_better, None, None, None])
+    return rows
+
+
+def rank_rows(r) -> list[list]:
+    """The rows of :data:`RANK_CSV`."""
+    return [[r.names[i], float(r.expected_rank[i]), float(r.p_best[i]), float(r.effect[i]),
+             float(r.effect_lower[i]), float(r.effect_upper[i]),
+             float(r.mean_sample_balanced_accuracy[i]), r.classical.average_ranks[i]]
+            for i in r.order]
+
+
 def _head(args) -> None:
     out(f"data sets: the values of column {args.across}")
     out(f"file: {args.inputs[0]}")
@@ -108,6 +144,9 @@ def across_compare(args) -> int:
         dump_json({"a": comp.names[0], "b": comp.names[1], "paired": comp.paired,
                    "across": args.across, "comparison": comp.to_dict()})
         return 0
+    if args.format == "csv":
+        write_csv(COMPARE_CSV, compare_rows(comp))
+        return 0
     _head(args)
     out(str(comp))
     return 0
@@ -119,6 +158,9 @@ def across_rank(args) -> int:
     ranking = across_result(args, seed=args.seed)
     if args.format == "json":
         dump_json({"across": args.across, "ranking": ranking.to_dict()})
+        return 0
+    if args.format == "csv":
+        write_csv(RANK_CSV, rank_rows(ranking))
         return 0
     _head(args)
     out(str(ranking))

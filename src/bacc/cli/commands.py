@@ -164,6 +164,9 @@ def compare(args) -> int:
         from .across import across_compare
 
         return across_compare(args)
+    if args.format == "csv":
+        raise BaccError("--format csv: compare writes csv across data sets (--across COLUMN); "
+                        "use --format json for one comparison")
     settings = Settings.from_args(args)
     results = _evaluate_all(args, settings)
     if len(results) != 2:
@@ -198,6 +201,9 @@ def rank(args) -> int:
         from .across import across_rank
 
         return across_rank(args)
+    if args.format == "csv":
+        raise BaccError("--format csv: rank writes csv across data sets (--across COLUMN); "
+                        "use --format json for one ranking")
     if args.rope is not None:
         raise BaccError("--rope of 'bacc rank' is for --across (ranking across data sets)")
     settings = Settings.from_args(args)

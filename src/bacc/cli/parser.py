@@ -223,8 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rope", type=float, default=None, metavar="EPS",
                    help="region of practical equivalence |difference| <= EPS (default 0; 0.01 "
                         "with --across), e.g. --rope 0.01")
-    p.add_argument("--format", choices=["table", "json"], default="table",
-                   help="table (default) or json, e.g. --format json")
+    p.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                   help="table (default), json, or csv (with --across: one row per data set and "
+                        "one per population answer), e.g. --format json")
 
     p = sub.add_parser(
         "rank", help="rank several classifiers with the probability of each being best",
@@ -255,8 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "column) (default 0.01), e.g. --rope 0.02")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed of the posterior draws used for P(best) and expected ranks (default 0), e.g. --seed 1")
-    p.add_argument("--format", choices=["table", "json"], default="table",
-                   help="table (default) or json, e.g. --format json")
+    p.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                   help="table (default), json, or csv (with --across: one row per classifier), "
+                        "e.g. --format json")
 
     p = sub.add_parser(
         "coverage", help="how often each interval method keeps its promise (simulation)",
