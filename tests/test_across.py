@@ -845,3 +845,17 @@ def test_refusals():
         bacc.compare_across(a, b, rope=-0.1)
     with pytest.raises(BaccError):
         bacc.rank_across({"A": a}, n_draws=1000)  # one classifier
+
+
+def test_wilcoxon_with_tied_differences_is_the_normal_approximation_and_deterministic():
+    """Tied or zero differences: scipy would fall back on a random permutation test; the result
+    is the asymptotic test with its tie correction, the same at every call."""
+    cm = {"x": [[40, 10], [5, 45]], "y": [[35, 15], [8, 42]], "z": [[30, 20], [10, 40]]}
+    a = {f"d{j}": cm["x"] for j in range(4)} | {"d4": cm["y"], "d5": cm["z"]}
+    b = {f"d{j}": cm["y"] for j in range(4)} | {"d4": cm["y"], "d5": cm["x"]}
+    res = bacc.compare_across(a, b)
+    d = np.array([sample_ba(a[k]) - sample_ba(b[k]) for k in a])
+    ref = stats.wilcoxon(d, zero_method="zsplit", method="asymptotic")
+    assert res.classical.p_value == pytest.approx(float(ref.pvalue), rel=1e-12)
+    assert bacc.compare_across(a, b).classical == res.classical
+    assert res.classical.alpha == 0.05

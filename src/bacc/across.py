@@ -371,7 +371,13 @@ def _classical(sample: np.ndarray, alpha: float) -> ClassicalTests:
         if np.all(d == 0):
             stat, p = 0.0, 1.0
         else:
-            res = stats.wilcoxon(d, zero_method="zsplit")
+            # exact without ties or zeros; with them scipy would switch to a random permutation
+            # test (not deterministic, and slow): the normal approximation with its tie
+            # correction instead
+            ad = np.abs(d)
+            tied = np.any(d == 0) or np.unique(ad).size < ad.size
+            res = stats.wilcoxon(d, zero_method="zsplit",
+                                 method="asymptotic" if tied else "auto")
             stat, p = float(res.statistic), float(res.pvalue)
         return ClassicalTests(test="wilcoxon", statistic=stat, p_value=p,
                               average_ranks=tuple(float(v) for v in avg), critical_difference=None,
@@ -422,7 +428,8 @@ class AcrossComparison:
         ``P(delta > 0)``.
     p_left, p_rope, p_right : float
         ``P(delta < -rope)``, ``P(|delta| <= rope)``, ``P(delta > rope)``: B better, practically
-        equivalent, A better (baycomp's three probabilities).
+        equivalent, A better (baycomp's three probabilities, in the order of its
+        ``two_on_multiple(b_scores, a_scores, rope)``).
     predictive : NormalMixture
         The difference on a new data set from the same population.
     predictive_left, predictive_rope, predictive_right : float
@@ -481,7 +488,8 @@ class AcrossComparison:
 
     @property
     def probs(self) -> tuple[float, float, float]:
-        """``(p_left, p_rope, p_right)``, baycomp's order."""
+        """``(p_left, p_rope, p_right)``: B better, practically equivalent, A better (the order of
+        baycomp's ``two_on_multiple(b_scores, a_scores, rope)``)."""
         return self.p_left, self.p_rope, self.p_right
 
     def plot(self, **kwargs):
@@ -595,7 +603,7 @@ def _comparison(sets, names, paired, r, c, pri, notes) -> AcrossComparison:
         p_rope=p3[1], p_right=p3[2], predictive=predictive, predictive_left=q3[0],
         predictive_rope=q3[1], predictive_right=q3[2], spread=spread[0],
         spread_lower=spread[1], spread_upper=spread[2], data_set_differences=tuple(per),
-        fixed_effects=types.MappingProxyType(fixed), classical=_classical(sample, 1 - c),
+        fixed_effects=types.MappingProxyType(fixed), classical=_classical(sample, float(f"{1 - c:.12g}")),
         verdict=_verdict_pair(names, p3, q3, fixed, r, len(sets)), notes=tuple(notes),
     )  # fmt: skip
 
@@ -963,7 +971,7 @@ def _ranking(sets, names, paired, r, c, pri, notes, n_draws, random_state) -> Ac
         effect=readonly(eff), effect_lower=readonly(lo), effect_upper=readonly(hi),
         mean_sample_balanced_accuracy=readonly(sample.mean(axis=0)), groups=grp,
         spread=spread[0], spread_lower=spread[1], spread_upper=spread[2],
-        classical=_classical(sample, 1 - c), n_draws=int(n_draws),
+        classical=_classical(sample, float(f"{1 - c:.12g}")), n_draws=int(n_draws),
         random_state=random_state if isinstance(random_state, int | None) else repr(random_state),
         mc_error=mc, verdict=verdict, notes=tuple(notes),
     )  # fmt: skip
