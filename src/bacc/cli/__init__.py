@@ -11,6 +11,7 @@ Presentation and input only; the library computes every number. The package:
   exit status;
 - :mod:`.planning`: ``bacc plan`` and ``bacc next-label`` (how many labels, which class next);
 - :mod:`.monitoring`: ``bacc monitor`` (every detector per time window, with alarms);
+- :mod:`.across`: ``bacc compare`` and ``bacc rank`` with ``--across`` (across data sets);
 - :mod:`.demo`: ``bacc demo`` (the example classifiers that ship with bacc).
 
 Bad input prints one line ``bacc: error: ...`` on standard error and exits with status 2.

@@ -30,6 +30,8 @@ The modules:
 * :mod:`.grouped`: :class:`GroupedCounts`, one confusion matrix per group over shared classes.
 * :mod:`.joint`: several classifiers' predictions of the same examples counted jointly (the
   tuples of true and predicted classes a paired comparison or ranking needs).
+* :mod:`.across_tables`: :func:`bacc.compare_across` and :func:`bacc.rank_across` of a table
+  of predictions with a data-set column (paired within each data set).
 * :mod:`.tables`: :func:`bacc.evaluate`, :func:`bacc.compare` and :func:`bacc.rank` of a table
   of predictions (``true=``, ``pred=``, ``by=``), counted here and handed to the numerics.
 
