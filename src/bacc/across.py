@@ -917,9 +917,10 @@ def _draws(f: MetaFit, n_draws: int, rng) -> np.ndarray:
     counts = rng.multinomial(n_draws, f.weight)
     d = f.phi.shape[1]
     out = np.empty((n_draws, d))
+    used = np.flatnonzero(counts)
+    chol = np.linalg.cholesky(f.phi_cov[used])  # one batched factorisation
     at = 0
-    for k in np.flatnonzero(counts):
-        L = np.linalg.cholesky(f.phi_cov[k])
+    for k, L in zip(used, chol, strict=True):
         out[at:at + counts[k]] = f.phi[k] + rng.standard_normal((counts[k], d)) @ L.T
         at += counts[k]
     return out @ f.basis

@@ -1075,20 +1075,53 @@ class NormalMixture(ContinuousDistribution):
         m = self.mean()
         return float(np.sum(self.weights * (self.sds**2 + (self.means - m) ** 2)))
 
+    def _logs(self, x: np.ndarray):
+        """log CDF, log survival function and log density at ``x`` (no underflow in the tails)."""
+        z = (x[..., None] - self.means) / self.sds
+        lw = np.log(self.weights)
+
+        def lse(a):
+            top = np.max(a, axis=-1)
+            return top + np.log(np.sum(np.exp(a - top[..., None]), axis=-1))
+
+        lcdf = lse(lw + sc.log_ndtr(z))
+        lsf = lse(lw + sc.log_ndtr(-z))
+        lpdf = lse(lw - 0.5 * z * z - np.log(self.sds * np.sqrt(2.0 * np.pi)))
+        return lcdf, lsf, lpdf
+
     def _solve(self, q: np.ndarray, upper: bool) -> np.ndarray:
+        """Safeguarded Newton steps on the log of the nearer tail, ``log F(x) = log q`` or
+        ``-log S(x) = -log q``, from the normal quantile of the mixture's mean and sd, inside a
+        bracket that every step narrows (bisection where a Newton step would leave it)."""
+        q = np.asarray(q, dtype=float)
         lo = np.full(q.shape, float(np.min(self.means - 40.0 * self.sds)))
         hi = np.full(q.shape, float(np.max(self.means + 40.0 * self.sds)))
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if upper:  # find x with sf(x) = q: sf decreases
-                below = np.asarray(self.sf(mid)) > q
-            else:
-                below = np.asarray(self.cdf(mid)) < q
-            lo = np.where(below, mid, lo)
-            hi = np.where(below, hi, mid)
-            if np.all(hi - lo <= 1e-13 * np.maximum(1.0, np.abs(mid))):
+        inner = (q > 0.0) & (q < 1.0)
+        qc = np.clip(q, 1e-300, 1.0)
+        with np.errstate(divide="ignore"):
+            # which tail: the CDF's when the lower tail holds q (ppf of q <= 1/2, isf of q > 1/2)
+            left = (q <= 0.5) != upper
+            tail = np.where(q <= 0.5, np.log(qc), np.log1p(-np.minimum(q, 1.0 - 1e-16)))
+            target = np.where(left, tail, -tail)  # log F = target, or -log S = target
+        p_low = np.where(upper, 1.0 - q, q)
+        z0 = sc.ndtri(np.clip(p_low, 1e-300, 1.0 - 1e-16))
+        x = np.clip(self.mean() + self.std() * z0, lo, hi)
+        for _ in range(100):
+            lcdf, lsf, lpdf = self._logs(x)
+            level = np.where(left, lcdf, -lsf)  # increasing in x
+            slope = np.exp(lpdf - np.where(left, lcdf, lsf))
+            gap = level - target
+            lo = np.where(gap < 0, x, lo)
+            hi = np.where(gap < 0, hi, x)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                new = x - gap / slope
+            bad = ~np.isfinite(new) | (new < lo) | (new > hi)
+            new = np.where(bad, 0.5 * (lo + hi), new)
+            done = np.abs(new - x) <= 1e-14 * np.maximum(1.0, np.abs(x))
+            x = new
+            if np.all(done | ~inner) or np.all(hi - lo <= 1e-14 * np.maximum(1.0, np.abs(x))):
                 break
-        return 0.5 * (lo + hi)
+        return x
 
     def ppf(self, q):
         """Quantile function."""
