@@ -407,9 +407,33 @@ def _classical(sample: np.ndarray, alpha: float) -> ClassicalTests:
                           alpha=alpha)
 
 
+class _Travels:
+    """Results whose read-only mappings travel as dicts (pickle refuses a mappingproxy) and are
+    made read-only again; and the keys every result across data sets starts its dict with."""
+
+    _MAPPINGS: tuple = ("prior",)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        for key in self._MAPPINGS:
+            state[key] = dict(state[key])
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        for key in self._MAPPINGS:
+            state[key] = types.MappingProxyType(dict(state[key]))
+        self.__dict__.update(state)
+
+    def _head(self) -> dict:
+        return {"names": list(self.names), "data_sets": [jsonable(d) for d in self.data_sets],
+                "paired": self.paired, "rope": self.rope, "confidence": self.confidence,
+                "prior": {k: jsonable(v) for k, v in self.prior.items()}}
+
+
 # -------------------------------------------------------------------------------- comparison
 @dataclass(frozen=True)
-class AcrossComparison:
+class AcrossComparison(_Travels):
     """Two classifiers compared across data sets (see :func:`compare_across`).
 
     Attributes
@@ -474,17 +498,7 @@ class AcrossComparison:
     verdict: str
     notes: tuple
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["prior"] = dict(self.prior)
-        state["fixed_effects"] = dict(self.fixed_effects)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        state = dict(state)
-        state["prior"] = types.MappingProxyType(dict(state["prior"]))
-        state["fixed_effects"] = types.MappingProxyType(dict(state["fixed_effects"]))
-        self.__dict__.update(state)
+    _MAPPINGS = ("prior", "fixed_effects")
 
     @property
     def probs(self) -> tuple[float, float, float]:
@@ -502,9 +516,7 @@ class AcrossComparison:
     def to_dict(self) -> dict:
         """Plain dict (strict JSON)."""
         return {
-            "names": list(self.names), "data_sets": [jsonable(d) for d in self.data_sets],
-            "paired": self.paired, "rope": self.rope, "confidence": self.confidence,
-            "prior": {k: jsonable(v) for k, v in self.prior.items()},
+            **self._head(),
             "population": {"mean": self.mean, "lower": self.lower, "upper": self.upper,
                            "p_better": self.p_better, "p_left": self.p_left,
                            "p_rope": self.p_rope, "p_right": self.p_right},
@@ -783,7 +795,7 @@ def compare_across_counts(classes, codes, n, group, groups, *, rope: float = DEF
 
 # ----------------------------------------------------------------------------------- ranking
 @dataclass(frozen=True)
-class AcrossRanking:
+class AcrossRanking(_Travels):
     """Several classifiers ranked across data sets (see :func:`rank_across`).
 
     Attributes
@@ -845,15 +857,6 @@ class AcrossRanking:
     verdict: str
     notes: tuple
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["prior"] = dict(self.prior)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        state = dict(state)
-        state["prior"] = types.MappingProxyType(dict(state["prior"]))
-        self.__dict__.update(state)
 
     @property
     def order(self) -> np.ndarray:
@@ -871,9 +874,7 @@ class AcrossRanking:
     def to_dict(self) -> dict:
         """Plain dict (strict JSON)."""
         return {
-            "names": list(self.names), "data_sets": [jsonable(d) for d in self.data_sets],
-            "paired": self.paired, "rope": self.rope, "confidence": self.confidence,
-            "prior": {k: jsonable(v) for k, v in self.prior.items()},
+            **self._head(),
             "expected_rank": self.expected_rank.tolist(), "p_best": self.p_best.tolist(),
             "rank_probabilities": self.rank_probabilities.tolist(),
             "p_greater": self.p_greater.tolist(), "p_equivalent": self.p_equivalent.tolist(),
