@@ -859,3 +859,20 @@ def test_wilcoxon_with_tied_differences_is_the_normal_approximation_and_determin
     assert res.classical.p_value == pytest.approx(float(ref.pvalue), rel=1e-12)
     assert bacc.compare_across(a, b).classical == res.classical
     assert res.classical.alpha == 0.05
+
+
+def test_a_billion_examples_per_class_gives_no_warning_and_finite_answers():
+    """Data sets of 10^9 examples per class: posterior sds near 1e-9, no overflow warning."""
+    import warnings
+
+    big = 10**9
+    a = {"a": [[big - 5, 5], [3, big - 3]], "b": [[big // 2, big // 2], [1, big - 1]]}
+    b = {"a": [[big - 50, 50], [30, big - 30]], "b": [[big // 2 + 7, big // 2 - 7], [1, big - 1]]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = bacc.compare_across(a, b)
+    d = res.data_set_differences[0]
+    own = (big - 5) / big / 2 + (big - 3) / big / 2 - (big - 50) / big / 2 - (big - 30) / big / 2
+    assert d.mean == pytest.approx(own, rel=1e-9)
+    assert 0 < d.shrunken_lower < d.shrunken_mean < d.shrunken_upper
+    assert np.isfinite([res.lower, res.upper, res.p_better]).all()

@@ -597,7 +597,8 @@ def _comparison(sets, names, paired, r, c, pri, notes) -> AcrossComparison:
     zc = float(stats.norm.isf((1 - c) / 2))
     for j, s in enumerate(sets):
         dm, ds = f.data_set(g, j)
-        mix = NormalMixture(f.weight, dm, np.maximum(ds, 1e-300), what="data set difference")
+        # an sd rounded to 0 (data sets of 10^9 examples) is floored far below any resolution
+        mix = NormalMixture(f.weight, dm, np.maximum(ds, 1e-15), what="data set difference")
         slo, shi = mix.interval(c)
         own = float(y[j, 0] - y[j, 1])
         own_sd = float(np.sqrt(max(cov[j, 0, 0] + cov[j, 1, 1] - 2 * cov[j, 0, 1], 0.0)))
@@ -726,6 +727,10 @@ def compare_across(
     studied (Röver 2020). Its prior: ``tau`` half-normal with scale 0.1 (a classifier's
     advantage varying by a few points of balanced accuracy between data sets is expected,
     by more than 0.3 implausible), the effects and the data-set difficulties flat.
+
+    The laws are normal, so their support is unbounded: with very few data sets at the ends of
+    the scale (one classifier perfect, the other always wrong) an interval of ``delta`` can
+    reach past -1 or 1, a sign that two or three data sets cannot pin the spread down.
 
     The common-effect answer (``tau = 0``) is what pooling the data sets assumes: that the
     difference is the same on every data set. When the data sets disagree it is

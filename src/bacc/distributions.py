@@ -1084,9 +1084,10 @@ class NormalMixture(ContinuousDistribution):
             top = np.max(a, axis=-1)
             return top + np.log(np.sum(np.exp(a - top[..., None]), axis=-1))
 
-        lcdf = lse(lw + sc.log_ndtr(z))
-        lsf = lse(lw + sc.log_ndtr(-z))
-        lpdf = lse(lw - 0.5 * z * z - np.log(self.sds * np.sqrt(2.0 * np.pi)))
+        with np.errstate(over="ignore"):  # z * z beyond the floats: a density of exactly 0
+            lcdf = lse(lw + sc.log_ndtr(z))
+            lsf = lse(lw + sc.log_ndtr(-z))
+            lpdf = lse(lw - 0.5 * z * z - np.log(self.sds * np.sqrt(2.0 * np.pi)))
         return lcdf, lsf, lpdf
 
     def _solve(self, q: np.ndarray, upper: bool) -> np.ndarray:
