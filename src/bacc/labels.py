@@ -178,6 +178,10 @@ def _as_sequence(values, name: str) -> list:
             arr[i] = v
     if arr.ndim != 1:
         raise BaccError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if isinstance(values, np.ndarray) and values.dtype != object and values.ndim == 1:
+        return values.tolist()  # numpy's own conversion of each entry: what plain() gives
+    if not any(issubclass(t, np.generic) for t in set(map(type, arr))):
+        return arr.tolist()  # no numpy scalars: the entries as they are
     return [plain(v) for v in arr]
 
 
@@ -229,26 +233,24 @@ def encode(
         raise BaccError(f"the label sequences must have the same length (one entry per example), got {listed}")
     if not seqs or next(iter(lengths.values())) == 0:
         raise BaccError(f"{' and '.join(seqs)} are empty")
+    # every check below looks at each distinct value (or type) once; the positions and examples
+    # in the messages are found by a second pass only when a check fails
+    uniques = []
     for name, seq in seqs.items():
-        missing = [i for i, v in enumerate(seq) if is_missing(v)]
-        if missing:
-            raise BaccError(
-                f"{name} has {len(missing)} missing {item}(s) (None, NaN, NaT or NA; the first at "
-                f"position {missing[0]}); drop those examples before counting"
-            )
-        for v in seq:
-            try:
-                hash(v)
-            except TypeError:
-                raise BaccError(
-                    f"{name} holds {type(v).__name__} values (e.g. {_short(v)}), not single "
-                    "class labels"
-                ) from None
-    distinct = list(dict.fromkeys(v for seq in seqs.values() for v in seq))
-    # kinds of every value: True and 1 are one key of a dict, but not one kind of label
+        try:
+            unique = dict.fromkeys(seq)
+        except TypeError:
+            unique = None
+        if unique is None or any(is_missing(v) for v in unique):
+            _refuse_entries(name, seq, item)
+        uniques.append(unique)
+    distinct = list(dict.fromkeys(v for unique in uniques for v in unique))
+    # kinds of every value: True and 1 are one key of a dict, but not one kind of label; a
+    # kind depends on the type alone, so the first value of each type stands for it
     kinds: dict = {}
     for seq in seqs.values():
-        for v in seq:
+        for t in dict.fromkeys(map(type, seq)):
+            v = next(x for x in seq if type(x) is t)
             kinds.setdefault(label_kind(v), v)
     if labels is None:
         if refuse is not None:
@@ -262,12 +264,32 @@ def encode(
     codes = []
     for name, seq in seqs.items():
         try:
-            codes.append(np.fromiter((index[v] for v in seq), dtype=np.int64, count=len(seq)))
+            codes.append(np.fromiter(map(index.__getitem__, seq), dtype=np.int64, count=len(seq)))
         except KeyError as exc:
             raise BaccError(
                 f"{name} contains the label {_short(exc.args[0])}, which is not in labels"
             ) from None
     return classes, codes
+
+
+def _refuse_entries(name: str, seq: list, item: str) -> None:
+    """The error for a sequence holding a missing value or an unhashable one (the first problem
+    in the order the entries are checked: missing values first)."""
+    missing = [i for i, v in enumerate(seq) if is_missing(v)]
+    if missing:
+        raise BaccError(
+            f"{name} has {len(missing)} missing {item}(s) (None, NaN, NaT or NA; the first at "
+            f"position {missing[0]}); drop those examples before counting"
+        )
+    for v in seq:
+        try:
+            hash(v)
+        except TypeError:
+            raise BaccError(
+                f"{name} holds {type(v).__name__} values (e.g. {_short(v)}), not single "
+                "class labels"
+            ) from None
+    raise AssertionError("no missing or unhashable entry")  # pragma: no cover
 
 
 def check_classes(labels, n: int | None = None, name: str = "labels") -> tuple:
