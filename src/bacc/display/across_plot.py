@@ -50,12 +50,8 @@ GID_P_BEST = "across-p-best"
 
 
 def _own_interval(d) -> tuple[float, float, str]:
-    """A data set's own interval as given by the result (``lower``/``upper`` when it has
-    them), else its posterior mean +- one posterior sd, and how to call it."""
-    lo, hi = getattr(d, "lower", None), getattr(d, "upper", None)
-    if lo is not None and hi is not None:
-        return float(lo), float(hi), "own (this data set alone)"
-    return d.mean - d.sd, d.mean + d.sd, "own (this data set alone), mean ± 1 sd"
+    """A data set's own interval as the result gives it, and how to call it."""
+    return float(d.lower), float(d.upper), "own (this data set alone)"
 
 
 def plot_across_comparison(result, *, width: float | None = None, title: str | None = None) -> Figure:
