@@ -343,3 +343,18 @@ def test_symmetric_jeffreys_single_examples_give_one_half():
         c = compare([[1, 0], [1, 0]], [[0, 1], [0, 1]], prior="jeffreys")
     # lambda_A and lambda_B have the same distribution: P(A > B) = 1/2 exactly
     assert abs(c.p_better - 0.5) < 1e-7
+
+
+@pytest.mark.parametrize("rope", [1.0, 2.5, -0.1, float("nan"), float("inf"), "0.1", True])
+def test_rope_has_one_rule_for_every_comparison(rope):
+    """The rope of a difference of balanced accuracies (in [-1, 1]) is a number in [0, 1): one
+    check, the same message, for compare, compare_paired and compare_across."""
+    calls = [
+        lambda: bacc.compare([[5, 1], [1, 5]], [[4, 2], [2, 4]], rope=rope),
+        lambda: bacc.compare_paired([0, 1, 0, 1], [0, 1, 1, 1], [0, 0, 0, 1], rope=rope),
+        lambda: bacc.compare_across({"x": [[5, 1], [1, 5]], "y": [[6, 1], [2, 5]]},
+                                    {"x": [[4, 2], [2, 4]], "y": [[5, 2], [1, 6]]}, rope=rope),
+    ]
+    for call in calls:
+        with pytest.raises(bacc.BaccError, match=r"rope must be a number in \[0, 1\)"):
+            call()

@@ -22,7 +22,7 @@ from scipy import special as sc
 from scipy import stats
 
 from ._engine.helpers.convert import jsonable, readonly
-from ._engine.helpers.validate import check_confidence, check_random_state
+from ._engine.helpers.validate import check_confidence, check_random_state, check_rope
 from ._engine.meta_analysis import (
     TAU_PRIORS,
     MetaFit,
@@ -210,6 +210,11 @@ def _prior(prior) -> TauPrior:
     return TauPrior(kind=kind, scale=scale, effect_sd=sd)
 
 
+def _settings(confidence, rope, prior) -> tuple[float, float, TauPrior]:
+    """The settings every comparison and ranking across data sets checks first."""
+    return check_confidence(confidence), check_rope(rope), _prior(prior)
+
+
 def _positive(v, name: str, most: float) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float | np.integer | np.floating):
         raise BaccError(f"{name} must be a number, got {v!r}")
@@ -217,15 +222,6 @@ def _positive(v, name: str, most: float) -> float:
     if not (math.isfinite(x) and 0.0 < x <= most):
         raise BaccError(f"{name} must be in (0, {most:g}], got {v!r}")
     return x
-
-
-def _rope(rope) -> float:
-    if isinstance(rope, bool) or not isinstance(rope, int | float | np.integer | np.floating):
-        raise BaccError(f"rope must be a number in [0, 1), got {rope!r}")
-    r = float(rope)
-    if not (math.isfinite(r) and 0.0 <= r < 1.0):
-        raise BaccError(f"rope must be a number in [0, 1), got {rope!r}")
-    return r
 
 
 # ---------------------------------------------------------------------------------- numerics
@@ -761,9 +757,7 @@ def compare_across(
     >>> round(c.p_left + c.p_rope + c.p_right, 12)
     1.0
     """
-    c = check_confidence(confidence)
-    r = _rope(rope)
-    pri = _prior(prior)
+    c, r, pri = _settings(confidence, rope, prior)
     if groups is not None:
         preds = _check_pair_predictions(b)
         nm = check_names(names, 2, tuple(str(k) for k in preds))
@@ -787,9 +781,7 @@ def compare_across_counts(classes, codes, n, group, groups, *, rope: float = DEF
     """:func:`compare_across` of two classifiers that predicted the same examples, from counted
     (true, A, B) triples: ``codes`` (rows of class indices), ``n`` examples each, in data set
     ``groups[group]`` (what :func:`bacc.counting.joint.joint_counts` counts with ``by=``)."""
-    c = check_confidence(confidence)
-    r = _rope(rope)
-    pri = _prior(prior)
+    c, r, pri = _settings(confidence, rope, prior)
     nm = _distinct(check_names(names, 2, ("A", "B")))
     sets, notes = _paired_sets(tuple(classes), np.asarray(codes, dtype=np.int64),
                                np.asarray(n, dtype=np.int64), np.asarray(group, dtype=np.int64),
@@ -1062,9 +1054,7 @@ def rank_across(
     >>> r.names[int(r.order[-1])]
     'C'
     """
-    c = check_confidence(confidence)
-    r = _rope(rope)
-    pri = _prior(prior)
+    c, r, pri = _settings(confidence, rope, prior)
     nd = _n_draws(n_draws)
     check_random_state(random_state)
     if groups is not None or predictions is not None:
@@ -1096,9 +1086,7 @@ def rank_across_counts(classes, codes, n, group, groups, names, *, rope: float =
     """:func:`rank_across` of classifiers that predicted the same examples, from counted
     tuples (true class, each classifier's prediction) per data set (see
     :func:`compare_across_counts`)."""
-    c = check_confidence(confidence)
-    r = _rope(rope)
-    pri = _prior(prior)
+    c, r, pri = _settings(confidence, rope, prior)
     nd = _n_draws(n_draws)
     check_random_state(random_state)
     sets, notes = _paired_sets(tuple(classes), np.asarray(codes, dtype=np.int64),

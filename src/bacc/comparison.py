@@ -18,7 +18,6 @@ Ranking several classifiers is in :mod:`bacc.ranking`.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +28,7 @@ from ._engine.helpers.convert import FrozenArrays, jsonable
 from ._engine.helpers.validate import (
     check_confidence,
     check_prior,
+    check_rope,
     check_sequence,
 )
 from .confusion import ConfusionMatrix, as_confusion_matrix, balanced_classes, check_label_values
@@ -162,15 +162,6 @@ class Comparison(FrozenArrays):
 
 # ----------------------------------------------------------------------------------------------
 # helpers
-def _check_rope(rope) -> float:
-    if isinstance(rope, bool) or not isinstance(rope, numbers.Real):
-        raise BaccError(f"rope must be a number >= 0 (half-width of the region of practical equivalence), got {rope!r}")
-    r = float(rope)
-    if not np.isfinite(r) or r < 0:
-        raise BaccError(f"rope must be a finite number >= 0, got {rope!r}")
-    return r
-
-
 def _series_names(*cols) -> tuple[str, ...]:
     """The names of named, distinct pandas Series (or other objects with a ``name``, such as
     an :class:`~bacc.Evaluation` given one), else ``A, B, ...``."""
@@ -370,7 +361,7 @@ def compare(
     1.0
     """
     c = check_confidence(confidence)
-    r = _check_rope(rope)
+    r = check_rope(rope)
     nm = check_names(names, 2, _series_names(a, b))
     pa = ClassifierPosterior(a, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[0]}")
     pb = ClassifierPosterior(b, prior=prior, weights=weights, rows=rows, what=f"classifier {nm[1]}")
@@ -601,7 +592,7 @@ def compare_paired(
     (0.969, 4, 0)
     """
     c = check_confidence(confidence)
-    r = _check_rope(rope)
+    r = check_rope(rope)
     nm = check_names(names, 2, _series_names(y_pred_a, y_pred_b))
     pri = check_dirichlet_prior(prior)
     counts, cm_a, cm_b = paired_counts(y_true, y_pred_a, y_pred_b, labels=labels)
@@ -651,7 +642,7 @@ def compare_paired_counts(
     True
     """
     c = check_confidence(confidence)
-    r = _check_rope(rope)
+    r = check_rope(rope)
     nm = check_names(names, 2, ("A", "B"))
     pri = check_dirichlet_prior(prior)
     codes = np.asarray(codes, dtype=np.int64).reshape(-1, 3)

@@ -80,10 +80,10 @@ class Settings:
         BaccError
             A prior that cannot be read, or a negative or infinite ``--rope``.
         """
+        from .._engine.helpers.validate import check_rope
+
         rope = getattr(args, "rope", None)
-        rope = 0.0 if rope is None else rope
-        if not (rope >= 0) or math.isinf(rope):
-            raise BaccError(f"--rope must be a number >= 0, got {rope!r}")
+        rope = check_rope(0.0 if rope is None else rope, "--rope")
         # options are checked once, before any input is read (an error names the option, not
         # an input)
         from .._engine.helpers.validate import check_confidence, check_prior

@@ -12,6 +12,7 @@ from ...errors import BaccError
 from ...labels import is_labelled, per_class
 
 __all__ = [
+    "check_rope",
     "MAX_CLASSES",
     "MAX_CONFIDENCE",
     "MAX_COUNT",
@@ -129,6 +130,20 @@ def unmasked(value, what: str):
     ):
         raise BaccError(f"{what} holds a masked count (numpy.ma.masked); give every count as a number")
     return value
+
+
+def check_rope(rope, name: str = "rope") -> float:
+    """Return the half-width of a region of practical equivalence as a float in [0, 1), or
+    raise (a difference of balanced accuracies lies in [-1, 1], so a rope of 1 or more would
+    call every difference equivalent)."""
+    if isinstance(rope, bool) or not isinstance(rope, numbers.Real):
+        raise BaccError(f"{name} must be a number in [0, 1) (the half-width of the region of "
+                        f"practical equivalence), got {rope!r}")
+    r = float(rope)
+    if not (math.isfinite(r) and 0.0 <= r < 1.0):
+        raise BaccError(f"{name} must be a number in [0, 1) (the half-width of the region of "
+                        f"practical equivalence), got {rope!r}")
+    return r
 
 
 def check_confidence(confidence: float, name: str = "confidence") -> float:
