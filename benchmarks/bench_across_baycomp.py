@@ -71,42 +71,23 @@ PEER = {
 def ensure_env(envs: Path, make: bool = True) -> tuple[str | None, bool, str]:
     """The python of baycomp's environment, whether Stan is there, and a note: baycomp with
     pystan, else baycomp alone (each made if missing and ``make``)."""
+    from _peer_env import env_python, is_ready, make_env
+
     notes = []
+    version = sys.version.split()[0]
     for kind in ("full", "no-stan"):
         spec = PEER[kind]
         env = envs / ("baycomp" if kind == "full" else "baycomp-no-stan")
-        py = env / "bin" / "python"
-        marker = env / ".ready"
-        wanted = json.dumps({"python": sys.version.split()[0], "steps": spec["steps"]})
-        if marker.exists() and marker.read_text() == wanted and py.exists():
+        py = env_python(env)
+        if is_ready(env, version, spec["steps"]):
             return str(py), kind == "full", "; ".join([*notes, f"{env.name}: reused"])
         if not make:
             notes.append(f"no environment yet in {env}")
             continue
-        shutil.rmtree(env, ignore_errors=True)
-        envs.mkdir(parents=True, exist_ok=True)
-        log = envs / f"{env.name}.log"
-        ok = True
-        with log.open("w") as fh:
-            commands = [[sys.executable, "-m", "venv", str(env)]]
-            commands += [[str(py), "-m", "pip", "install", *step] for step in spec["steps"]]
-            commands += [[str(py), "-c", spec["check"]]]
-            for cmd in commands:
-                fh.write("$ " + " ".join(cmd) + "\n")
-                fh.flush()
-                try:
-                    rc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT,
-                                        timeout=1800).returncode
-                except subprocess.TimeoutExpired:
-                    rc = "timeout"
-                if rc != 0:
-                    notes.append(f"{env.name} did not install ({' '.join(cmd[1:5])}: exit {rc};"
-                                 f" see {log})")
-                    ok = False
-                    break
-        if ok:
-            marker.write_text(wanted)
+        failed = make_env(env, sys.executable, version, spec["steps"], spec["check"])
+        if failed is None:
             return str(py), kind == "full", "; ".join([*notes, f"{env.name}: made"])
+        notes.append(f"{env.name} {failed}")
     return None, False, "; ".join(notes)
 
 

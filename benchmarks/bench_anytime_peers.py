@@ -61,6 +61,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from _peer_env import env_python, is_ready, make_env
 from _timing import fastest, machine
 from scipy import stats
 
@@ -116,10 +117,8 @@ def ensure_env(envs: Path, peer: str, python: str, apt: bool,
     how; None and the reason if it is not there or does not install."""
     spec = PEER_ENVS[peer]
     env = envs / peer
-    py = env / "bin" / "python"
-    marker = env / ".ready"
-    wanted = json.dumps({"python": python, "steps": spec["steps"]})
-    if marker.exists() and marker.read_text() == wanted and py.exists():
+    py = env_python(env)
+    if is_ready(env, python, spec["steps"]):
         return str(py), "reused"
     if not make:
         return None, f"no environment yet in {env} (a run without --quick makes it)"
@@ -130,25 +129,8 @@ def ensure_env(envs: Path, peer: str, python: str, apt: bool,
         if not BOOST_HEADER.exists():
             return None, ("the Boost headers are missing (Debian: apt-get install libboost-dev,"
                           " or run with --apt)")
-    shutil.rmtree(env, ignore_errors=True)
-    envs.mkdir(parents=True, exist_ok=True)
-    log = envs / f"{peer}.log"
-    with log.open("w") as fh:
-        commands = [[python, "-m", "venv", str(env)]]
-        commands += [[str(py), "-m", "pip", "install", *step] for step in spec["steps"]]
-        commands += [[str(py), "-c", spec["check"]]]
-        for cmd in commands:
-            fh.write("$ " + " ".join(cmd) + "\n")
-            fh.flush()
-            try:
-                rc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT,
-                                    timeout=1800).returncode
-            except subprocess.TimeoutExpired:
-                rc = "timeout"
-            if rc != 0:
-                return None, f"did not install ({' '.join(cmd[1:4])}...: exit {rc}; see {log})"
-    marker.write_text(wanted)
-    return str(py), "made"
+    failed = make_env(env, python, python, spec["steps"], spec["check"])
+    return (None, failed) if failed is not None else (str(py), "made")
 
 
 def run_peer(py: str, peer: str, data: Path, out: Path, streams: int, jobs: int,
