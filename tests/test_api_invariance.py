@@ -195,7 +195,8 @@ def test_inputs_are_not_modified(name, monkeypatch):
                     "binomial_test", "fold_sem_interval", "posterior_accuracy",
                     "posterior_balanced_accuracy", "posterior_class_accuracies", "population",
                     "posterior_metric", "plan_labels", "next_label", "monitor", "coverage",
-                    "compare_across", "rank_across"):
+                    "compare_across", "rank_across", "scores", "compare_auc",
+                    "auc_coverage"):
         originals[fn_name] = getattr(bacc, fn_name)
 
         def spy(*args, _fn=originals[fn_name], **kwargs):

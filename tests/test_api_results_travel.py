@@ -127,7 +127,32 @@ BUILDERS = {
     "monitor": lambda: bacc.monitor(_frame(), true="t", pred="p", time="time", window="10D",
                                     progress=False),
     "confusion matrix": lambda: bacc.ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0]),
+    "scores": lambda: _scored(),
+    "scores one-vs-rest": lambda: bacc.scores([0, 1, 2, 0, 1, 2], np.eye(3)[[0, 1, 2, 1, 1, 0]]
+                                              * 0.5 + 0.2),
+    "scores curve": lambda: _scored().curve(),
+    "scores best threshold": lambda: _scored().best_threshold(folds=2, repeats=2),
+    "scores best threshold (split)": lambda: _scored().best_threshold(honest="split"),
+    "scores guaranteed recall": lambda: _scored().threshold_for(recall=0.5),
+    "scores guaranteed recall (none possible)": lambda: _scored().threshold_for(recall=0.99),
+    "scores guaranteed fpr (none possible)": lambda: _scored().threshold_for(fpr=0.01),
+    "scores guaranteed precision": lambda: _scored().threshold_for(precision=0.6),
+    "scores roc": lambda: _scored().roc(),
+    "scores auc": lambda: _scored().auc("bayesian-bootstrap", draws=500),
+    "scores auc (separated)": lambda: bacc.scores([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9]).auc(),
+    "compare_auc": lambda: bacc.compare_auc([0, 0, 1, 1, 0, 1], [.1, .6, .8, .9, .2, .4],
+                                            [.3, .1, .7, .5, .6, .9]),
+    "compare_auc (identical)": lambda: bacc.compare_auc([0, 0, 1, 1], [.1, .2, .8, .9],
+                                                        [.1, .2, .8, .9]),
+    "auc_coverage": lambda: bacc.auc_coverage(["delong", "band"], 5, 10, n_simulations=30,
+                                              random_state=0),
 }
+
+
+def _scored():
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], [30, 20])
+    return bacc.scores(y, np.round(rng.normal(y, 1.0), 1))
 
 
 def _recall_of_first(P):

@@ -41,6 +41,14 @@ Numerics
       subjects (mixed-effects models).
     * :mod:`.across`: :func:`compare_across` and :func:`rank_across`, classifiers compared and
       ranked in the population of data sets (or subjects) from each one's confusion matrices.
+    * :mod:`.score_curve`: :func:`scores`, a classifier's scores tallied at every threshold.
+    * :mod:`.threshold_curve`: the balanced accuracy at every threshold with its bands, and the
+      best threshold with what choosing it on the test set inflates.
+    * :mod:`.guaranteed_threshold`: thresholds with a distribution-free guarantee on recall,
+      false-positive rate or precision at a deployment prevalence.
+    * :mod:`.roc`: the ROC curve with a simultaneous band, the AUC with labelled intervals, and
+      DeLong's test of two correlated AUCs.
+    * :mod:`.score_coverage`: :func:`auc_coverage`, how often each AUC interval keeps its promise.
     * :mod:`.metrics`: sample statistics of a confusion matrix (point estimates).
     * :mod:`.metric_posterior`: the posterior of every metric of :mod:`.metrics` under an
       explicit sampling design.
@@ -132,6 +140,17 @@ _WHERE = {
     "CoverageResult": ".simulation",
     "MethodCoverage": ".simulation",
     "coverage": ".simulation",
+    "scores": ".score_curve",
+    "ScoreCurve": ".score_curve",
+    "OneVsRest": ".score_curve",
+    "ThresholdCurve": ".threshold_curve",
+    "ChosenThreshold": ".threshold_curve",
+    "GuaranteedThreshold": ".guaranteed_threshold",
+    "RocCurve": ".roc",
+    "AucInterval": ".roc",
+    "AucComparison": ".roc",
+    "compare_auc": ".roc",
+    "auc_coverage": ".score_coverage",
 }
 
 
@@ -199,6 +218,17 @@ __all__ = [
     "AcrossComparison",
     "AcrossRanking",
     "NormalMixture",
+    "scores",
+    "ScoreCurve",
+    "OneVsRest",
+    "ThresholdCurve",
+    "ChosenThreshold",
+    "GuaranteedThreshold",
+    "RocCurve",
+    "AucInterval",
+    "AucComparison",
+    "compare_auc",
+    "auc_coverage",
 ]
 __version__ = "0.1.0"
 

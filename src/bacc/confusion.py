@@ -122,7 +122,8 @@ def _refuse_scores(seq, name: str) -> None:
     if distinct > 2 and len(nums) >= 0.5 * len(seq):
         raise BaccError(
             f"{name} looks like continuous scores ({distinct} distinct non-integer values), not "
-            "class labels; pass predicted labels, e.g. (score >= threshold)"
+            "class labels; pass predicted labels, e.g. (score >= threshold), or give the scores to "
+            "bacc.scores(y_true, y_score) for the balanced accuracy at every threshold"
         )
 
 

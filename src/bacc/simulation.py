@@ -604,7 +604,7 @@ def coverage(
             lo, hi = _intervals(meth, k, n, w, c, sides, metric, pr)
             secs = time.perf_counter() - t0
             bar.advance()
-            results.append(_method_coverage(meth, lo, hi, truth, int(n_simulations), secs))
+            results.append(method_coverage(meth, lo, hi, truth, int(n_simulations), secs))
     return CoverageResult(
         methods=tuple(results),
         class_sizes=tuple(int(x) for x in n),
@@ -620,7 +620,8 @@ def coverage(
     )
 
 
-def _method_coverage(meth, lo, hi, truth: float, n_sim: int, secs: float) -> MethodCoverage:
+def method_coverage(meth, lo, hi, truth: float, n_sim: int, secs: float,
+                    exact: bool | None = None) -> MethodCoverage:
     """Coverage, widths and misses of one method's simulated intervals."""
     lo = np.broadcast_to(np.asarray(lo, dtype=float), (n_sim,))
     hi = np.broadcast_to(np.asarray(hi, dtype=float), (n_sim,))
@@ -629,7 +630,7 @@ def _method_coverage(meth, lo, hi, truth: float, n_sim: int, secs: float) -> Met
     cov = 1.0 - float(np.mean(low | high))
     return MethodCoverage(
         method=_name(meth),
-        exact=isinstance(meth, str) and meth in EXACT_COVERAGE_METHODS,
+        exact=(isinstance(meth, str) and meth in EXACT_COVERAGE_METHODS) if exact is None else exact,
         coverage=cov,
         mc_se=math.sqrt(cov * (1.0 - cov) / n_sim),
         mean_width=float(np.mean(hi - lo)),

@@ -129,6 +129,33 @@ def _tuned_for(form: str, d: Data):
     raise AssertionError(form)
 
 
+def _scored(d):
+    """A two-class problem with a score per example: the class of largest weight (positive)
+    against the class of second largest (every other example), and a score made of the row's
+    own values (its predictions, day and subject), so it travels with the row."""
+    pos, neg = sorted(d.weights, key=d.weights.get, reverse=True)[:2]
+    y = [pos if t == pos else neg for t in d.y_true]
+    s = [0.5 * (a == pos) + 0.25 * (b == pos) + 0.1 * day + 0.01 * int(g[1:])
+         for a, b, day, g in zip(d.y_pred, d.y_pred_b, d.days, d.groups, strict=True)]
+    return y, s, pos
+
+
+def _scores(d, form, then=lambda sc: sc):
+    """``bacc.scores`` of :func:`_scored` in one input form, then ``then`` of the curve."""
+    y, s, pos = _scored(d)
+    if form in ("frame", "polars", "columns"):
+        table = pd.DataFrame({"label": y, "score": s})
+        if form == "polars":
+            table = __import__("polars").from_pandas(table)
+        elif form == "columns":
+            table = {"label": list(y), "score": list(s)}
+        return then(bacc.scores(table, true="label", score="score", positive=pos))
+    return then(bacc.scores(_seq(form, y), _seq(form, s), positive=pos))
+
+
+SCORE_FORMS = ("list", "array", "series", "frame", "polars", "columns")
+
+
 @dataclass(frozen=True)
 class Row:
     """How to call one public function on a data set, and what it must keep.
@@ -303,6 +330,38 @@ ROWS: dict[str, Row] = {
         lambda d, form: bacc.rank_across(_across_independent(d, form), n_draws=20_000),
         forms=(*MATRIX_FORMS, "counts"), keeps=("relabel", "forms", "order", "travel"),
         relabel_tol=0.03, note="P(best) from joint draws"),
+    "scores": Row(_scores, forms=SCORE_FORMS),
+    "scores[one-vs-rest]": Row(
+        lambda d, form: bacc.scores(
+            _seq(form, d.y_true),
+            np.array([[0.5 * (a == c) + 0.25 * (b == c) + 0.1 * day for c in d.classes]
+                      for a, b, day in zip(d.y_pred, d.y_pred_b, d.days, strict=True)])),
+        forms=("list", "array", "series"), keeps=("forms", "order", "travel", "untouched"),
+        note="one score column per class in class order: relabelling reorders the columns"),
+    "scores[curve]": Row(lambda d, form: _scores(d, form, lambda sc: sc.curve()),
+                         forms=SCORE_FORMS),
+    "scores[best_threshold]": Row(
+        lambda d, form: _scores(d, form, lambda sc: sc.best_threshold(folds=2, repeats=3)),
+        forms=SCORE_FORMS, note="folds dealt from the tallies, by a seeded generator"),
+    "scores[threshold_for]": Row(
+        lambda d, form: _scores(d, form, lambda sc: sc.threshold_for(recall=0.5)),
+        forms=SCORE_FORMS),
+    "scores[roc]": Row(lambda d, form: _scores(d, form, lambda sc: sc.roc()), forms=SCORE_FORMS),
+    "scores[auc]": Row(
+        lambda d, form: _scores(d, form, lambda sc: [sc.auc(m, draws=500) for m in
+                                                     ("delong", "delong-logit",
+                                                      "bayesian-bootstrap", "band")]),
+        forms=SCORE_FORMS),
+    "compare_auc": Row(
+        lambda d, form: (lambda y, s, pos: bacc.compare_auc(
+            _seq(form, y), _seq(form, s), _seq(form, [v % 0.3 for v in s]), positive=pos))(
+            *_scored(d)),
+        forms=("list", "array", "series")),
+    "auc_coverage": Row(
+        lambda d, form: bacc.auc_coverage(["delong", "band"], len(d.y_true) // 2 + 1,
+                                          len(d.y_true), 0.8, n_simulations=50, random_state=0),
+        keeps=("order", "travel", "untouched"),
+        note="a simulation design: class sizes and the AUC, no labels"),
     "counts": Row(
         lambda d, form: bacc.counts(d.frame() if form == "pandas" else __import__("polars")
                                     .from_pandas(d.frame()),
@@ -408,7 +467,8 @@ NO_DATA = {
     "GroupedCounts", "McNemarTest", "MethodCoverage", "PairedDifference", "Population",
     "PosteriorSummary", "Ranking", "LabelPlan", "NextClass", "NextLabel", "MetricPosterior",
     "Monitoring", "ConfidenceSequence", "SequentialPlan", "AcrossComparison", "AcrossRanking",
-    "NormalMixture",
+    "NormalMixture", "ScoreCurve", "OneVsRest", "ThresholdCurve", "ChosenThreshold",
+    "GuaranteedThreshold", "RocCurve", "AucInterval", "AucComparison",
 }
 
 
