@@ -378,7 +378,7 @@ def _paired_inputs(y_true, score_a, score_b, true, score, positive, labels):
     if isinstance(score_a, Mapping):
         raise BaccError("give the two scores as two arguments (or a table with score=[A, B])")
     if labels is None:
-        refuse_scores_as_labels(list(y_true.tolist() if hasattr(y_true, "tolist") else y_true))
+        refuse_scores_as_labels(y_true)
     classes, (codes,) = encode({"y_true": y_true}, labels=labels)
     if len(classes) != 2:
         if len(classes) == 1:

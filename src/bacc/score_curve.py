@@ -358,11 +358,13 @@ def _refuse_labels_as_scores(values: np.ndarray, classes: tuple, name: str) -> N
 
 
 def refuse_scores_as_labels(y_true) -> None:
-    """Refuse continuous scores given where the true labels are expected."""
+    """Refuse continuous scores given where the true labels are expected (looks at each distinct
+    value once)."""
     from .confusion import check_label_values
 
+    distinct = _distinct(y_true)
     try:
-        check_label_values(y_true, y_true)
+        check_label_values(distinct, distinct)
     except BaccError as exc:
         raise BaccError(f"{exc}: the true labels come first, bacc.scores(y_true, y_score)") from None
 
@@ -386,7 +388,7 @@ def _from_arrays(y_true, y_score, *, positive, labels, name) -> ScoreCurve | One
         raise BaccError("bacc.scores needs the scores: bacc.scores(y_true, y_score), or a table "
                         "with true= and score= columns")
     if labels is None:
-        refuse_scores_as_labels(_plain_list(y_true))
+        refuse_scores_as_labels(y_true)
     classes, (codes,) = encode({"y_true": y_true}, labels=labels)
     arr = as_scores(y_score)
     if arr.ndim == 0 or arr.ndim > 2:
@@ -449,10 +451,17 @@ def _need_both(present: np.ndarray, classes: tuple, several: bool = False) -> No
                         "needs examples for its one-vs-rest curve")
 
 
-def _plain_list(values) -> list:
-    if hasattr(values, "tolist"):
-        return list(values.tolist())
-    return list(values)
+def _distinct(values) -> list:
+    """The distinct values of a label sequence, as plain Python values."""
+    arr = values.to_numpy() if hasattr(values, "to_numpy") and not isinstance(
+        values, np.ndarray) else values
+    if isinstance(arr, np.ndarray) and arr.dtype.kind in "biufU" and not np.ma.isMaskedArray(arr):
+        if arr.dtype.kind != "f" or not np.isnan(arr).any():
+            return np.unique(arr).tolist()
+    try:
+        return list(dict.fromkeys(values.tolist() if hasattr(values, "tolist") else values))
+    except TypeError:  # unhashable entries: encode names them
+        return []
 
 
 def scores_from_tallies(tally, name: str | None = None) -> ScoreCurve:

@@ -187,8 +187,12 @@ def _beta_parameters(curve, tp, fp, prior):
 
 def posterior_mean(curve, tp, fp, prior) -> np.ndarray:
     """Posterior mean of the balanced accuracy at each threshold (closed form)."""
-    A, B, _ = _beta_parameters(curve, tp, fp, prior)
-    return (A / (A + B)).mean(axis=1)
+    pa, pb = check_prior(prior, 2, classes=curve.classes)
+    ip = curve.classes.index(curve.positive)
+    P, N = curve.n_positive, curve.n_negative
+    sens = (tp + pa[ip]) / (P + pa[ip] + pb[ip])
+    spec = (N - fp + pa[1 - ip]) / (N + pa[1 - ip] + pb[1 - ip])
+    return 0.5 * (sens + spec)
 
 
 def credible_band(curve, tp, fp, prior, confidence: float) -> tuple[np.ndarray, np.ndarray]:
@@ -422,7 +426,16 @@ def _matrix(curve, tp: int, fp: int, P: int, N: int):
 
 
 def _deal(rng, counts: np.ndarray, sizes: list[int]) -> list[np.ndarray]:
-    """The examples of ``counts`` (per value) dealt at random into parts of ``sizes``."""
+    """The examples of ``counts`` (per value) dealt at random into parts of ``sizes``: a
+    uniformly random partition (a shuffled list of part labels for moderate sizes; one
+    multivariate hypergeometric draw per part beyond)."""
+    n = int(counts.sum())
+    if n <= 20_000_000:
+        k = len(sizes)
+        part = rng.permutation(np.repeat(np.arange(k, dtype=np.int64), sizes))
+        value = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
+        tab = np.bincount(value * k + part, minlength=counts.size * k).reshape(counts.size, k)
+        return [tab[:, f].copy() for f in range(k)]
     parts, left = [], counts.copy()
     for s in sizes[:-1]:
         got = rng.multivariate_hypergeometric(left, s, method="marginals")
