@@ -1,5 +1,5 @@
-"""The ``bacc`` command: evaluate, compare, rank, coverage, report, population, plan, next-label,
-monitor and demo.
+"""The ``bacc`` command: evaluate, compare, rank, coverage, report, population, threshold, plan,
+next-label, monitor and demo.
 
 Presentation and input only; the library computes every number. The package:
 
@@ -12,6 +12,8 @@ Presentation and input only; the library computes every number. The package:
 - :mod:`.planning`: ``bacc plan`` and ``bacc next-label`` (how many labels, which class next);
 - :mod:`.monitoring`: ``bacc monitor`` (every detector per time window, with alarms);
 - :mod:`.across`: ``bacc compare`` and ``bacc rank`` with ``--across`` (across data sets);
+- :mod:`.scores`: ``bacc evaluate`` and ``bacc report`` with ``--score`` (a classifier's scores:
+  AUC, best threshold) and ``bacc threshold`` (a threshold with a guarantee);
 - :mod:`.demo`: ``bacc demo`` (the example classifiers that ship with bacc).
 
 Bad input prints one line ``bacc: error: ...`` on standard error and exits with status 2.

@@ -50,6 +50,13 @@ from .results import (
     rank_results,
     resolve_paired,
 )
+from .scores import (
+    check_score_options,
+    score_items,
+    score_sections,
+    scores_summary,
+    threshold_command,
+)
 
 __all__ = ["COMMANDS", "compare", "coverage", "evaluate", "population", "rank", "report"]
 
@@ -94,10 +101,15 @@ def _check_prevalence_option(args) -> None:
 
 
 def evaluate(args) -> int:
-    """``bacc evaluate``: a table per input (a summary for many), JSON or CSV."""
+    """``bacc evaluate``: a table per input (a summary for many), JSON or CSV; with ``--score``
+    the AUC and the best threshold, or with ``--threshold`` the decisions ``score >= T``
+    (:mod:`bacc.cli.scores`)."""
+    check_score_options(args, "evaluate")
+    if args.score and args.threshold is None:
+        return scores_summary(args)
     _check_prevalence_option(args)
     settings = Settings.from_args(args)
-    items = _load(args)
+    items = score_items(args) if args.score else _load(args)
     many = len(items) > DETAIL_LIMIT
     if many and not args.details:
         # many groups: one vectorised evaluation (bacc.evaluate_many), in every format
@@ -314,7 +326,9 @@ def report(args) -> int:
 
     _refuse_overwriting_inputs(args.output, args.inputs)
     check_output_path(args.output)
-    _check_prevalence_option(args)
+    check_score_options(args, "report")
+    if not args.score:
+        _check_prevalence_option(args)
     if args.across is not None:
         from .across import check_across
 
@@ -322,11 +336,16 @@ def report(args) -> int:
     if is_stdout(args.output):
         page_on_stdout()
     settings = Settings.from_args(args)
+    srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
+    page_title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
+    scores = score_sections(args)
+    if scores and not args.pred:  # the scores alone
+        page = render_report(scores, title=page_title, pictures=pictures_wanted(args.no_pictures))
+        _wrote(write_report(args.output, page))
+        return 0
     items = _load(args)
     across = _across_sections(args)
     pop = _population_of(items, "normal-binomial", settings.confidence) if args.population else None
-    srcs = list(dict.fromkeys(args.inputs)) or ["confusion matrices"]
-    page_title = args.title or ("bacc report: " + ", ".join(Path(s).name for s in srcs[:3]))
     batch = batch_summary(items, settings) if len(items) > REPORT_ALL else None
     if batch is not None:
         import numpy as np
@@ -342,8 +361,8 @@ def report(args) -> int:
                               results, metrics=extras[0], prevalence=args.prevalence,
                               curves=extras[1]),
                           batch=batch, batch_note=note, measures=False, population=pop)
-        page = render_report([section, *across], title=page_title, max_detail=REPORT_PICTURES,
-                             pictures=pictures_wanted(args.no_pictures))
+        page = render_report([section, *across, *scores], title=page_title,
+                             max_detail=REPORT_PICTURES, pictures=pictures_wanted(args.no_pictures))
         _wrote(write_report(args.output, page))
         return 0
     results = evaluate_items(items, settings)
@@ -373,7 +392,7 @@ def report(args) -> int:
                       description=("Each classifier on the examples of every data set pooled; "
                                    "the section below compares them across data sets."
                                    if across else ""))
-    page = render_report([section, *across], title=page_title,
+    page = render_report([section, *across, *scores], title=page_title,
                          pictures=pictures_wanted(args.no_pictures))
     _wrote(write_report(args.output, page))
     return 0
@@ -468,5 +487,6 @@ COMMANDS: dict[str, Callable[[Any], int]] = {
     "plan": plan,
     "next-label": next_label,
     "monitor": monitor_command,
+    "threshold": threshold_command,
     "demo": demo,
 }

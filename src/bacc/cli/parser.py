@@ -88,7 +88,7 @@ _ACROSS_HELP = ("the column naming each example's data set: compare across data 
                 "within each, for the population of data sets, e.g. --across dataset")
 
 
-def _add_inputs(p: argparse.ArgumentParser, *, across: bool = False) -> None:
+def _add_inputs(p: argparse.ArgumentParser, *, across: bool = False, scores: bool = False) -> None:
     g = p.add_argument_group("input")
     g.add_argument("inputs", nargs="*", metavar="INPUT",
                    help="predictions file, confusion-matrix file, or matrix text (see above)")
@@ -109,6 +109,35 @@ def _add_inputs(p: argparse.ArgumentParser, *, across: bool = False) -> None:
     g.add_argument("--sep", metavar="CHAR", help=r"field separator of CSV files (default from the extension), e.g. --sep ';'")
     if across:
         g.add_argument("--across", metavar="COL", help=_ACROSS_HELP)
+    if scores:
+        _add_score_inputs(g, several=True)
+
+
+def _add_score_inputs(g, *, several: bool) -> None:
+    """``--score`` (the score column, instead of ``--pred``) and ``--positive``."""
+    if several:
+        g.add_argument("--score", action="append", metavar="COL",
+                       help="column of the classifier's score (higher: more positive), instead "
+                            "of --pred, e.g. --score probability (repeat: one column per class, "
+                            "in class order, each class against the rest)")
+    else:
+        g.add_argument("--score", metavar="COL",
+                       help="column of the classifier's score (higher: more positive), e.g. "
+                            "--score probability")
+    g.add_argument("--positive", metavar="LABEL",
+                   help="with --score: the class a high score predicts (default: the second "
+                        "class in order), e.g. --positive spam")
+
+
+def _add_goals(g, *, required: bool) -> None:
+    """The promise of a guaranteed threshold: ``--recall``, ``--fpr`` or ``--precision``."""
+    goal = g.add_mutually_exclusive_group(required=required)
+    goal.add_argument("--recall", type=float, metavar="R",
+                      help="the recall (sensitivity) is at least R, e.g. --recall 0.95")
+    goal.add_argument("--fpr", type=float, metavar="F",
+                      help="the false-positive rate is at most F, e.g. --fpr 0.01")
+    goal.add_argument("--precision", type=float, metavar="P",
+                      help="the precision at --prevalence is at least P, e.g. --precision 0.9")
 
 
 def _add_stats(p: argparse.ArgumentParser) -> None:
@@ -179,11 +208,17 @@ def build_parser() -> argparse.ArgumentParser:
               bacc evaluate preds.csv --true label --pred predicted
               bacc evaluate preds.csv --true label --pred predicted --by detector --format csv
               bacc evaluate preds.jsonl --true y --pred yhat --weights pos=0.7,neg=0.3
+              bacc evaluate preds.csv --true label --score probability    # AUC, best threshold
+              bacc evaluate preds.csv --true label --score probability --threshold 0.5
             JSON output is one object for one evaluation and a list of objects for several.
         """),
     )
-    _add_inputs(p)
+    _add_inputs(p, scores=True)
     _add_stats(p)
+    g = p.add_argument_group("scores")
+    g.add_argument("--threshold", type=float, metavar="T",
+                   help="with --score: evaluate the decisions score >= T as predictions, e.g. "
+                        "--threshold 0.5 (without it: the AUC and the best threshold)")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["table", "json", "csv"], default="table",
                    help="table (default), json, or csv (one row per measure and class), e.g. --format json")
@@ -346,10 +381,13 @@ def build_parser() -> argparse.ArgumentParser:
               bacc report preds.csv --true label --pred predicted --by detector -o detectors.html
               bacc report preds.csv --true label --pred a --pred b --paired -o ab.html
               bacc report preds.csv --true label --pred a --pred b --pred c --across dataset
+              bacc report preds.csv --true label --score probability --recall 0.95
         """),
     )
-    _add_inputs(p, across=True)
+    _add_inputs(p, across=True, scores=True)
     _add_stats(p)
+    g = p.add_argument_group("scores (with --score: a guaranteed threshold in the report)")
+    _add_goals(g, required=False)
     p.add_argument("-o", "--output", default="bacc-report.html", metavar="FILE",
                    help="where to write the report (default bacc-report.html; - for standard output, "
                         "other lines then go to standard error), e.g. -o report.html")
@@ -367,10 +405,46 @@ def build_parser() -> argparse.ArgumentParser:
                         "against prevalence) to each entry's detail, e.g. --metrics")
     p.add_argument("--prevalence", type=float, metavar="P",
                    help="with --metrics, two classes: the deployment prevalence of the second "
-                        "class, e.g. --prevalence 0.005")
+                        "class (with --score: of the positive class), e.g. --prevalence 0.005")
     p.add_argument("--population", action="store_true",
                    help="with --by (or several matrices): add mixed-effects inference on the "
                         "population balanced accuracy, each group a subject, e.g. --population")
+
+    p = sub.add_parser(
+        "threshold", help="a threshold with a guarantee on recall, false-positive rate or precision",
+        description=_desc(
+            "The threshold of a classifier's scores that keeps a promise for every distribution "
+            "of scores: recall at least R (from the positives' scores), false-positive rate at "
+            "most F (from the negatives'), or precision at least P at a deployment prevalence, "
+            "each with probability at least --confidence over test sets. A score at or above "
+            "the threshold predicts the positive class. The other rate at the threshold, the "
+            "expected alarm rate and the precision are estimated beside it."),
+        formatter_class=_Formatter,
+        epilog=_epilog("""
+            examples:
+              bacc threshold preds.csv --true label --score probability --recall 0.95
+              bacc threshold preds.csv --true label --score probability --fpr 0.01 --confidence 0.99
+              bacc threshold preds.csv --true label --score probability --precision 0.9 \\
+                  --prevalence 0.02 --format json
+        """),
+    )
+    g = p.add_argument_group("input")
+    g.add_argument("inputs", nargs="*", metavar="FILE",
+                   help="predictions: CSV, Parquet or JSON lines (a path, glob or folder), one row "
+                        "per example")
+    g.add_argument("--true", metavar="COL", help="column of the true class, e.g. --true label")
+    _add_score_inputs(g, several=False)
+    g.add_argument("--labels", metavar="LIST", help="the classes in order, e.g. --labels neg,pos")
+    g.add_argument("--sep", metavar="CHAR", help=r"field separator of CSV files, e.g. --sep ';'")
+    g = p.add_argument_group("goal")
+    _add_goals(g, required=True)
+    g.add_argument("--prevalence", type=float, metavar="P",
+                   help="share of positives where the classifier is deployed, for the precision "
+                        "and the alarm rate (default: the test set's), e.g. --prevalence 0.02")
+    g.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                   help="probability that the promise holds (default 0.95), e.g. --confidence 0.99")
+    p.add_argument("--format", choices=["table", "json"], default="table",
+                   help="table (default) or json, e.g. --format json")
 
     # --- label planning: bacc plan, bacc next-label (commands in .planning) ---
     def _plan_inputs(p: argparse.ArgumentParser) -> None:

@@ -17,6 +17,9 @@ printed or shown. The modules:
 * :mod:`.monitoring_report`: the monitoring section of the HTML report.
 * :mod:`.across_text`, :mod:`.across_plot`, :mod:`.across_report`: the comparisons and rankings
   across data sets as terminal tables, figures and the report's section.
+* :mod:`.scores_text`, :mod:`.scores_html`, :mod:`.scores_plot`, :mod:`.scores_report`: scores
+  and thresholds (threshold curves, best and guaranteed thresholds, ROC, AUC) as terminal
+  tables, HTML for notebooks, figures and the report's section.
 * :mod:`.files`: where a file is written: a regular file replaced atomically, a pipe or
   terminal written directly, or standard output (``-``).
 """

@@ -104,7 +104,9 @@ class Section:
     :class:`bacc.Monitoring`) and no entries, the section shows the monitoring: detectors in
     alarm first, with their timelines. With ``across`` (an :class:`bacc.AcrossComparison` or
     :class:`bacc.AcrossRanking`) and no entries, it shows the comparison or ranking across
-    data sets (:mod:`bacc.display.across_report`).
+    data sets (:mod:`bacc.display.across_report`). With ``scores`` (a sequence of
+    :class:`bacc.display.scores_report.ScoresEntry`) and no entries, it shows the scores and
+    thresholds of a classifier (:mod:`bacc.display.scores_report`).
     """
 
     title: str
@@ -120,6 +122,7 @@ class Section:
     population: Any = None
     monitoring: Any = None
     across: Any = None
+    scores: Any = None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -349,6 +352,10 @@ def _explain(sections: Sequence[Section]) -> str:
         from .across_report import EXPLAIN
 
         terms.append(EXPLAIN)
+    if any(s.scores is not None for s in sections):
+        from .scores_report import EXPLAIN as SCORES
+
+        terms.append(SCORES)
     if any(s.monitoring is not None for s in sections):
         from . import monitoring_report
 
@@ -720,6 +727,12 @@ def _section_html(sec: Section, figs: _Figures, index: int, max_detail: int) -> 
         desc = f"<p>{esc(sec.description)}</p>" if sec.description else ""
         return (f'<section id="s{index}"><h2>{esc(sec.title)}</h2>{desc}'
                 f"{across_html(sec.across, figs)}</section>")
+    if sec.scores is not None and not entries:  # a classifier's scores and thresholds
+        from .scores_report import scores_html
+
+        desc = f"<p>{esc(sec.description)}</p>" if sec.description else ""
+        return (f'<section id="s{index}"><h2>{esc(sec.title)}</h2>{desc}'
+                f"{scores_html(sec.scores, figs)}</section>")
     if not entries:
         raise BaccError(f"report section {sec.title!r} has no entries")
     out = [f'<section id="s{index}"><h2>{esc(sec.title)}</h2>']
