@@ -389,9 +389,9 @@ def guaranteed_threshold_text(g) -> str:
     if g.achieved and g.target in ("recall", "fpr"):
         cls, n = (("positive", g.n_positive) if g.target == "recall"
                   else ("negative", g.n_negative))
-        which = "smallest" if g.target == "recall" else "smallest, just above it"
-        lines += wrap(f"  distribution-free: the threshold is set by the {_ordinal(g.order)} "
-                      f"{which} of the {n} {cls} scores, an order statistic whose {_what(g)} has "
+        where = "is" if g.target == "recall" else "lies just above"
+        lines += wrap(f"  distribution-free: the threshold {where} the {_ordinal(g.order)} "
+                      f"smallest of the {n} {cls} scores, an order statistic whose {_what(g)} has "
                       "a known distribution whatever the scores' (Wilks 1941)")
     elif g.achieved:
         lines += wrap("  fixed-sequence test of the precision at every threshold from the highest "
