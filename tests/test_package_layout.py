@@ -39,6 +39,12 @@ NUMERICS = {
     "batch",
     "simulation",
     "metrics",
+    "score_inputs",
+    "score_curve",
+    "threshold_curve",
+    "guaranteed_threshold",
+    "roc",
+    "score_coverage",
 }
 LOW = {"_engine", "errors", "labels", "progress"}
 INPUTS = {"readers", "counting", "sklearn", "monitoring"}

@@ -41,7 +41,10 @@ Numerics
       subjects (mixed-effects models).
     * :mod:`.across`: :func:`compare_across` and :func:`rank_across`, classifiers compared and
       ranked in the population of data sets (or subjects) from each one's confusion matrices.
-    * :mod:`.score_curve`: :func:`scores`, a classifier's scores tallied at every threshold.
+    * :mod:`.score_inputs`: label and score arrays checked (scores are numbers, not labels)
+      and tallied.
+    * :mod:`.score_curve`: :class:`ScoreCurve`, a classifier's scores tallied at every
+      threshold (:func:`scores` is its front door, in :mod:`.counting`).
     * :mod:`.threshold_curve`: the balanced accuracy at every threshold with its bands, and the
       best threshold with what choosing it on the test set inflates.
     * :mod:`.guaranteed_threshold`: thresholds with a distribution-free guarantee on recall,
@@ -140,7 +143,7 @@ _WHERE = {
     "CoverageResult": ".simulation",
     "MethodCoverage": ".simulation",
     "coverage": ".simulation",
-    "scores": ".score_curve",
+    "scores": ".counting.score_tables",
     "ScoreCurve": ".score_curve",
     "OneVsRest": ".score_curve",
     "ThresholdCurve": ".threshold_curve",

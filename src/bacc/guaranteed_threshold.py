@@ -24,7 +24,7 @@ from ._engine.helpers.validate import check_confidence
 from .errors import BaccError
 from .prevalence import check_prevalence
 
-__all__ = ["threshold_for", "GuaranteedThreshold", "TARGETS"]
+__all__ = ["threshold_for", "check_goal", "GuaranteedThreshold", "TARGETS"]
 
 #: The goals :func:`threshold_for` can guarantee.
 TARGETS = ("recall", "fpr", "precision")
@@ -115,13 +115,20 @@ class GuaranteedThreshold:
         return (f"<GuaranteedThreshold: {self.statement}; expected alarm rate "
                 f"{self.alarm_rate:.4g}>")
 
+    def _repr_html_(self) -> str:
+        from .display.scores_html import guaranteed_threshold_html
+
+        return guaranteed_threshold_html(self)
+
     def __str__(self) -> str:
         from .display.scores_text import guaranteed_threshold_text
 
         return guaranteed_threshold_text(self)
 
 
-def _check_goal(value, name: str, *, closed_high: bool) -> float:
+def check_goal(value, name: str, *, closed_high: bool) -> float:
+    """A rate goal in (0, 1] (``closed_high``: recall, precision) or [0, 1) (the false-positive
+    rate), or a BaccError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
         raise BaccError(f"{name} must be a number between 0 and 1, got {value!r}")
     v = float(value)
@@ -217,11 +224,11 @@ def threshold_for(curve, *, recall: float | None = None, fpr: float | None = Non
     P, N = curve.n_positive, curve.n_negative
     pi = P / (P + N) if prevalence is None else check_prevalence(prevalence)
     if target == "recall":
-        goal = _check_goal(value, "recall", closed_high=True)
+        goal = check_goal(value, "recall", closed_high=True)
     elif target == "fpr":
-        goal = _check_goal(value, "fpr", closed_high=False)
+        goal = check_goal(value, "fpr", closed_high=False)
     else:
-        goal = _check_goal(value, "precision", closed_high=True)
+        goal = check_goal(value, "precision", closed_high=True)
         if goal == 1.0:
             raise BaccError("precision must lie in (0, 1): a precision of 1 cannot be guaranteed "
                             "from a sample")

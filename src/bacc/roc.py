@@ -29,6 +29,7 @@ from ._engine.roc import (
     roc_band,
 )
 from .errors import BaccError
+from .score_inputs import as_scores, positive_class, refuse_scores_as_labels
 
 __all__ = ["roc_curve", "auc_interval", "compare_auc", "RocCurve", "AucInterval",
            "AucComparison", "AUC_METHODS"]
@@ -121,6 +122,11 @@ class RocCurve(FrozenArrays):
         return (f"<RocCurve: AUC {self.auc:.4f}, {self.n_positive} positive, {self.n_negative} "
                 f"negative, simultaneous band at {self.confidence:g}>")
 
+    def _repr_html_(self) -> str:
+        from .display.scores_html import roc_html
+
+        return roc_html(self)
+
     def __str__(self) -> str:
         from .display.scores_text import roc_text
 
@@ -212,6 +218,11 @@ class AucInterval:
     def __repr__(self) -> str:
         return (f"<AucInterval {self.method} ({self.kind}): AUC {self.auc:.4f} "
                 f"[{self.lower:.4f}, {self.upper:.4f}] at {self.confidence:g}>")
+
+    def _repr_html_(self) -> str:
+        from .display.scores_html import auc_interval_html
+
+        return auc_interval_html(self)
 
     def __str__(self) -> str:
         from .display.scores_text import auc_interval_text
@@ -343,6 +354,11 @@ class AucComparison:
         return (f"<AucComparison {a} - {b}: {self.difference:+.4f} [{self.lower:+.4f}, "
                 f"{self.upper:+.4f}], DeLong z = {self.z:.3f}, p = {self.p_value:.3g}>")
 
+    def _repr_html_(self) -> str:
+        from .display.scores_html import auc_comparison_html
+
+        return auc_comparison_html(self)
+
     def __str__(self) -> str:
         from .display.scores_text import auc_comparison_text
 
@@ -352,7 +368,6 @@ class AucComparison:
 def _paired_inputs(y_true, score_a, score_b, true, score, positive, labels):
     """Labels and the two score columns, as arrays, from arrays or an in-memory table."""
     from .labels import encode
-    from .score_curve import as_scores, positive_class, refuse_scores_as_labels
 
     names = ("a", "b")
     if true is not None or score is not None:

@@ -18,6 +18,8 @@ from scipy import stats
 from ._engine.helpers.validate import check_choice, check_confidence, check_int, check_random_state
 from .errors import BaccError
 from .roc import AUC_METHODS, auc_interval
+from .score_curve import ScoreCurve
+from .score_inputs import tally
 from .simulation import CoverageResult, method_coverage
 
 __all__ = ["auc_coverage", "DISTRIBUTIONS", "true_auc"]
@@ -131,7 +133,6 @@ def auc_coverage(
     rng = check_random_state(random_state)
     mu = _shift(float(auc))
     truth = true_auc(float(auc), dist)
-    from .score_curve import ScoreCurve, tally
 
     lo = {m: np.empty(n_sim) for m in names}
     hi = {m: np.empty(n_sim) for m in names}

@@ -19,8 +19,7 @@ Decision rule: a score at or above the threshold ``t`` predicts the positive cla
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -30,9 +29,19 @@ from ._engine.helpers.convert import FrozenArrays, jsonable
 from ._engine.roc import tallied_counts
 from .confusion import ConfusionMatrix
 from .errors import BaccError
-from .labels import class_index, encode, is_missing
+from .labels import encode
+from .score_inputs import (
+    as_scores,
+    check_threshold,
+    need_both_classes,
+    ovr_classes,
+    positive_class,
+    refuse_labels_as_scores,
+    refuse_scores_as_labels,
+    tally,
+)
 
-__all__ = ["scores", "scores_from_tallies", "ScoreCurve", "OneVsRest"]
+__all__ = ["from_arrays", "scores_from_tallies", "ScoreCurve", "OneVsRest"]
 
 
 # ----------------------------------------------------------------------------------- result
@@ -131,7 +140,7 @@ class ScoreCurve(FrozenArrays):
     # ------------------------------------------------------------------------- questions
     def matrix(self, threshold: float) -> ConfusionMatrix:
         """The confusion matrix of the decisions ``score >= threshold`` (classes in order)."""
-        t = _check_threshold(threshold)
+        t = check_threshold(threshold)
         j = int(np.searchsorted(-self.thresholds, -t, side="right")) - 1
         tp, fp = int(self.tp[j]), int(self.fp[j])
         P, N = self.n_positive, self.n_negative
@@ -240,6 +249,11 @@ class ScoreCurve(FrozenArrays):
                 f"and {self.n_negative} negative, {len(self.values)} distinct scores"
                 f"{' (binned)' if self.binned else ''}, sample AUC {self.sample_auc:.4f}>")
 
+    def _repr_html_(self) -> str:
+        from .display.scores_html import score_curve_html
+
+        return score_curve_html(self)
+
     def __str__(self) -> str:
         from .display.scores_text import score_curve_text
 
@@ -299,91 +313,7 @@ class OneVsRest(Mapping):
 
 
 # ------------------------------------------------------------------------------- inputs
-def _check_threshold(t) -> float:
-    if isinstance(t, bool) or not isinstance(t, numbers.Real) or np.isnan(t):
-        raise BaccError(f"threshold must be a number, got {t!r}")
-    return float(t)
-
-
-def as_scores(y_score, name: str = "y_score") -> np.ndarray:
-    """Scores as a float array: numbers only, finite, not the class labels themselves."""
-    if hasattr(y_score, "to_numpy") and not isinstance(y_score, np.ndarray):
-        y_score = y_score.to_numpy()
-    if np.ma.isMaskedArray(y_score):
-        if np.ma.getmaskarray(y_score).any():
-            raise BaccError(f"{name} has masked entries; drop those examples first")
-        y_score = np.ma.getdata(y_score)
-    if isinstance(y_score, str | bytes):
-        raise BaccError(f"{name} must be a sequence of scores, got a {type(y_score).__name__}")
-    arr = np.asarray(y_score)
-    if arr.dtype == object:
-        missing = [i for i, v in enumerate(arr.ravel()) if is_missing(v)]
-        if missing:
-            raise BaccError(f"{name} has {len(missing)} missing score(s) (the first at position "
-                            f"{missing[0]}); drop those examples first")
-        if any(isinstance(v, str | bytes) for v in arr.ravel()):
-            raise BaccError(f"{name} holds texts (class labels?), not scores: give a numeric "
-                            "score per example (a probability or a decision value)")
-    if arr.dtype.kind in "USO":
-        try:
-            arr = arr.astype(float)
-        except (TypeError, ValueError):
-            raise BaccError(f"{name} holds texts (class labels?), not scores: give a numeric "
-                            "score per example (a probability or a decision value)") from None
-    if arr.dtype.kind == "b":
-        raise BaccError(f"{name} holds True/False decisions, not scores: for hard predictions use "
-                        "bacc.evaluate(y_true, y_pred)")
-    if arr.dtype.kind not in "iuf":
-        raise BaccError(f"{name} must hold numbers, got values of type {arr.dtype}")
-    arr = arr.astype(np.float64)
-    bad = ~np.isfinite(arr)
-    if bad.any():
-        idx = np.flatnonzero(bad.ravel())
-        raise BaccError(f"{name} has {idx.size} score(s) that are NaN or infinite (the first at "
-                        f"position {idx[0]}); drop or fix those examples first")
-    return arr
-
-
-def _refuse_labels_as_scores(values: np.ndarray, classes: tuple, name: str) -> None:
-    """Refuse hard predictions given as scores: every score is one of the class labels."""
-    distinct = np.unique(values)
-    numeric = [c for c in classes if isinstance(c, numbers.Real) and not isinstance(c, bool)]
-    if 1 <= distinct.size <= 2 and len(numeric) == len(classes) and set(distinct.tolist()) <= {
-            float(c) for c in numeric}:
-        raise BaccError(
-            f"{name} holds only the class labels ({', '.join(map(repr, distinct.tolist()))}): "
-            "these are predicted labels, not scores; use bacc.evaluate(y_true, y_pred) for hard "
-            "predictions, or pass a score per example (a probability or a decision value)"
-        )
-
-
-def refuse_scores_as_labels(y_true) -> None:
-    """Refuse continuous scores given where the true labels are expected (looks at each distinct
-    value once)."""
-    from .confusion import check_label_values
-
-    distinct = _distinct(y_true)
-    try:
-        check_label_values(distinct, distinct)
-    except BaccError as exc:
-        raise BaccError(f"{exc}: the true labels come first, bacc.scores(y_true, y_score)") from None
-
-
-def tally(codes: np.ndarray, values: np.ndarray, ip: int) -> tuple[np.ndarray, ...]:
-    """Distinct scores, decreasing, with the positives and the negatives at each."""
-    uniq, inverse = np.unique(values, return_inverse=True)
-    pos = np.bincount(inverse, weights=(codes == ip), minlength=uniq.size).astype(np.int64)
-    tot = np.bincount(inverse, minlength=uniq.size).astype(np.int64)
-    return uniq[::-1].copy(), pos[::-1].copy(), (tot - pos)[::-1].copy()
-
-
-def positive_class(classes: tuple, positive) -> object:
-    if positive is None:
-        return classes[-1]
-    return classes[class_index(positive, classes, "positive")]
-
-
-def _from_arrays(y_true, y_score, *, positive, labels, name) -> ScoreCurve | OneVsRest:
+def from_arrays(y_true, y_score, *, positive, labels, name) -> ScoreCurve | OneVsRest:
     if y_score is None:
         raise BaccError("bacc.scores needs the scores: bacc.scores(y_true, y_score), or a table "
                         "with true= and score= columns")
@@ -416,188 +346,37 @@ def _from_arrays(y_true, y_score, *, positive, labels, name) -> ScoreCurve | One
                 f"one score per example needs two classes; y_true has {len(classes)} "
                 f"({', '.join(map(repr, classes[:6]))}): give one score column per class "
                 "(an array of shape (n, classes)) for one-vs-rest curves")
-        _need_both(present, classes)
+        need_both_classes(present, classes)
         pos = positive_class(classes, positive)
-        _refuse_labels_as_scores(arr, classes, "y_score")
+        refuse_labels_as_scores(arr, classes, "y_score")
         return ScoreCurve(classes, pos, *tally(codes, arr, classes.index(pos)), name=name)
     if len(classes) == 2:
         pos = positive_class(classes, positive)
         ip = classes.index(pos)
-        _need_both(present, classes)
+        need_both_classes(present, classes)
         return ScoreCurve(classes, pos, *tally(codes, arr[:, ip], ip), name=name)
     if positive is not None:
         raise BaccError("positive= applies to two classes; with one score column per class every "
                         "class is positive in turn (one-vs-rest)")
-    _need_both(present, classes, several=True)
-    return OneVsRest({c: ScoreCurve(_ovr_classes(classes, i), c, *tally(codes, arr[:, i], i),
+    need_both_classes(present, classes, several=True)
+    return OneVsRest({c: ScoreCurve(ovr_classes(classes, i), c, *tally(codes, arr[:, i], i),
                                     name=name)
                       for i, c in enumerate(classes)})
 
 
-def _ovr_classes(classes: tuple, i: int) -> tuple:
-    """The two classes of one-vs-rest curve ``i``: the rest (a tuple of the other classes)
-    first, the class itself second."""
-    return (tuple(c for j, c in enumerate(classes) if j != i), classes[i])
-
-
-def _need_both(present: np.ndarray, classes: tuple, several: bool = False) -> None:
-    missing = [c for c, k in zip(classes, present, strict=True) if k == 0]
-    if missing and not several:
-        raise BaccError(
-            f"the true labels hold one class only ({', '.join(repr(c) for c, k in zip(classes, present, strict=True) if k)}): "
-            f"a score curve needs examples of both classes (no example of {missing[0]!r})")
-    if missing:
-        raise BaccError(f"no example of class {missing[0]!r} among the true labels: every class "
-                        "needs examples for its one-vs-rest curve")
-
-
-def _distinct(values) -> list:
-    """The distinct values of a label sequence, as plain Python values."""
-    arr = values.to_numpy() if hasattr(values, "to_numpy") and not isinstance(
-        values, np.ndarray) else values
-    if isinstance(arr, np.ndarray) and arr.dtype.kind in "biufU" and not np.ma.isMaskedArray(arr):
-        if arr.dtype.kind != "f" or not np.isnan(arr).any():
-            return np.unique(arr).tolist()
-    try:
-        return list(dict.fromkeys(values.tolist() if hasattr(values, "tolist") else values))
-    except TypeError:  # unhashable entries: encode names them
-        return []
-
-
-def scores_from_tallies(tally, name: str | None = None) -> ScoreCurve:
+def scores_from_tallies(counted, name: str | None = None, *, one_vs_rest: bool = False
+                        ) -> ScoreCurve:
     """A :class:`ScoreCurve` from tallies counted by the data engine
-    (:func:`bacc.counting.scores.score_tallies`)."""
-    values = np.asarray(tally.values, dtype=np.float64)
+    (:func:`bacc.counting.scores.score_tallies`); ``one_vs_rest``: the tally's positive class
+    against every other class of ``counted.classes``."""
+    values = np.asarray(counted.values, dtype=np.float64)
     order = np.argsort(-values, kind="stable")
-    return ScoreCurve(tuple(tally.classes), tally.positive, values[order],
-                      np.asarray(tally.positives, dtype=np.int64)[order],
-                      np.asarray(tally.negatives, dtype=np.int64)[order],
-                      binned=bool(tally.binned), name=name)
+    classes = tuple(counted.classes)
+    if one_vs_rest:
+        classes = ovr_classes(classes, classes.index(counted.positive))
+    return ScoreCurve(classes, counted.positive, values[order],
+                      np.asarray(counted.positives, dtype=np.int64)[order],
+                      np.asarray(counted.negatives, dtype=np.int64)[order],
+                      binned=bool(counted.binned), name=name)
 
 
-def scores(
-    y_true=None,
-    y_score=None,
-    *,
-    true: str | None = None,
-    score: str | Sequence[str] | None = None,
-    positive=None,
-    labels=None,
-    max_thresholds: int | None = None,
-    sep: str | None = None,
-    name: str | None = None,
-) -> ScoreCurve | OneVsRest:
-    """The scores of a classifier, tallied at every threshold.
-
-    Parameters
-    ----------
-    y_true : sequence, or table
-        The true labels (array, list, pandas Series); or a table holding the columns ``true``
-        and ``score``: a pandas, polars or dask DataFrame, a mapping of columns, or a file path
-        (CSV or Parquet; a glob, a directory or a list of files), counted where the data live.
-    y_score : sequence or array of shape (n,) or (n, classes)
-        One score per example (higher means more positive: a probability, a decision value), or
-        one column per class (probabilities of several classes) for one-vs-rest curves.
-    true, score : str
-        With a table: the column of the true labels, and the score column (or a list of score
-        columns, one per class in the order of ``labels``, for one-vs-rest).
-    positive : label, optional
-        The class a high score predicts (default: the second of the two classes in bacc's class
-        order, e.g. 1 of 0/1, True of False).
-    labels : sequence, optional
-        The classes, in order (for one-vs-rest, the order of the score columns).
-    max_thresholds : int, optional
-        Tables and files only: when the scores take more distinct values than this, the data
-        engine counts them in this many bins cut at approximate quantiles, so memory stays
-        bounded; the counts at the bins' edges stay exact. Default: every distinct score.
-    sep : str, optional
-        Field separator of text files (default: detected).
-    name : str, optional
-        The score's name, kept by the result (default: the score column's name).
-
-    Returns
-    -------
-    ScoreCurve or OneVsRest
-        One curve for two classes; a mapping class -> curve for one score column per class.
-
-    Raises
-    ------
-    BaccError
-        Scores with NaN or infinite values, texts or True/False given as scores, scores that are
-        only the class labels (hard predictions: use :func:`bacc.evaluate`), continuous scores
-        given as the true labels, a single class, more than two classes with one score column,
-        or sequences of different lengths.
-
-    See Also
-    --------
-    bacc.evaluate : the balanced accuracy of hard predictions.
-
-    References
-    ----------
-    .. [1] Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27,
-       861-874, algorithm 1 (the counts at every threshold from the sorted scores).
-
-    Examples
-    --------
-    >>> import bacc
-    >>> sc = bacc.scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
-    >>> sc.thresholds.tolist()
-    [inf, 0.9, 0.8, 0.4, 0.35, 0.2, 0.1]
-    >>> sc.balanced_accuracy.round(3).tolist()
-    [0.5, 0.667, 0.833, 0.667, 0.833, 0.667, 0.5]
-    >>> round(sc.sample_auc, 4)
-    0.8889
-    """
-    if true is not None or score is not None:
-        return _from_table(y_true, y_score, true=true, score=score, positive=positive,
-                           labels=labels, max_thresholds=max_thresholds, sep=sep, name=name)
-    if max_thresholds is not None:
-        raise BaccError("max_thresholds= applies to tables and files counted by the data engine "
-                        "(true= and score= columns); arrays are tallied exactly")
-    if y_true is None:
-        raise BaccError("bacc.scores needs the true labels and the scores: "
-                        "bacc.scores(y_true, y_score), or a table with true= and score= columns")
-    if _is_table(y_true) and y_score is None:
-        raise BaccError("a table needs its columns: bacc.scores(table, true=COLUMN, score=COLUMN)")
-    return _from_arrays(y_true, y_score, positive=positive, labels=labels, name=name)
-
-
-def _is_table(obj) -> bool:
-    import os
-
-    from .counting.files import is_file_source
-
-    if isinstance(obj, Mapping) or isinstance(obj, str | os.PathLike) or is_file_source(obj):
-        return True
-    mod = type(obj).__module__.split(".")[0]
-    return mod in ("pandas", "polars", "dask", "pyarrow", "narwhals") and hasattr(obj, "columns")
-
-
-def _from_table(source, extra, *, true, score, positive, labels, max_thresholds, sep, name):
-    from .counting.scores import score_tallies
-
-    if extra is not None:
-        raise BaccError("give either y_true and y_score, or a table with true= and score= "
-                        "columns, not both")
-    if source is None:
-        raise BaccError("true= and score= name columns of a table: bacc.scores(table, "
-                        "true=COLUMN, score=COLUMN)")
-    if true is None or score is None:
-        raise BaccError("a table needs both columns: true=COLUMN (the true labels) and "
-                        "score=COLUMN (the scores)")
-    if max_thresholds is not None:
-        from ._engine.helpers.validate import check_int
-
-        max_thresholds = check_int(max_thresholds, "max_thresholds", 2, 2**62)
-    got = score_tallies(source, true=true, score=score, positive=positive, labels=labels,
-                        max_thresholds=max_thresholds, sep=sep)
-    if isinstance(got, Mapping):
-        return OneVsRest({c: scores_from_tallies(t, name=name or _col(score, i))
-                          for i, (c, t) in enumerate(got.items())})
-    return scores_from_tallies(got, name=name or str(score))
-
-
-def _col(score, i: int) -> str:
-    if isinstance(score, Mapping):
-        return str(list(score.values())[i])
-    return str(list(score)[i])

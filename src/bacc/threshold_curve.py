@@ -148,6 +148,11 @@ class ThresholdCurve(FrozenArrays):
                 f"{self.thresholds[b]:.6g}, balanced accuracy {self.mean[b]:.4f} "
                 f"[{self.lower[b]:.4f}, {self.upper[b]:.4f}]>")
 
+    def _repr_html_(self) -> str:
+        from .display.scores_html import threshold_curve_html
+
+        return threshold_curve_html(self)
+
     def __str__(self) -> str:
         from .display.scores_text import threshold_curve_text
 
@@ -358,6 +363,11 @@ class ChosenThreshold:
         return (f"<ChosenThreshold {self.threshold:.6g} ({self.criterion}): in sample "
                 f"{self.in_sample_balanced_accuracy:.4f}, honest ({self.honest_method}) "
                 f"{self.honest_balanced_accuracy:.4f}, optimism {self.optimism:+.4f}>")
+
+    def _repr_html_(self) -> str:
+        from .display.scores_html import chosen_threshold_html
+
+        return chosen_threshold_html(self)
 
     def __str__(self) -> str:
         from .display.scores_text import chosen_threshold_text

@@ -42,17 +42,15 @@ def _columns(args) -> list[str]:
 
 
 def goal_of(args) -> tuple[str, float] | None:
-    """The promise given (``--recall``, ``--fpr`` or ``--precision``) and its value, checked:
-    recall and precision in (0, 1], the false-positive rate in [0, 1)."""
+    """The promise given (``--recall``, ``--fpr`` or ``--precision``) and its value, checked by
+    the library's rule (recall and precision in (0, 1], the false-positive rate in [0, 1))."""
+    from ..guaranteed_threshold import check_goal
+
     for name, closed_high in GOALS:
         v = getattr(args, name, None)
         if v is None:
             continue
-        ok = (0.0 < v <= 1.0) if closed_high else (0.0 <= v < 1.0)
-        if not ok:  # NaN is refused too
-            where = "(0, 1]" if closed_high else "[0, 1)"
-            raise BaccError(f"--{name} must lie in {where}, got {v:g}")
-        return name, float(v)
+        return name, check_goal(v, f"--{name}", closed_high=closed_high)
     return None
 
 
@@ -191,7 +189,7 @@ def load_scores(args):
         The library's refusals (a missing column, NaN or infinite scores, one class only, ...)
         in option terms.
     """
-    from ..score_curve import scores
+    from ..counting.score_tables import scores
 
     cols = _columns(args)
     source = args.inputs[0] if len(args.inputs) == 1 else list(args.inputs)

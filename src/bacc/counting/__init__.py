@@ -23,6 +23,10 @@ The modules:
 * :mod:`.frames`: DataFrames and lazy frames counted by their own engine (narwhals, Dask).
 * :mod:`.columns`: a mapping of columns, or the rows of a long table of counts, counted in
   Python.
+* :mod:`.scores`: positives and negatives at each distinct score (or bin) of one or more
+  score columns, counted by the same engines: what ROC curves and thresholds are made of.
+* :mod:`.score_tables`: :func:`bacc.scores`, from label and score arrays or from a table or
+  files tallied by :mod:`.scores`.
 * :mod:`.windows`: counts per time window and group inside the data engine (the query behind
   :func:`bacc.monitor`).
 * :mod:`.assemble`: the aggregated rows of any engine turned into a

@@ -14,6 +14,11 @@ __all__ = ["WIDTH", "terminal_width", "visible"]
 #: Width of bacc's terminal output: every line of the default output fits.
 WIDTH = 100
 
+#: Spaces that are not printable to Python but harmless: the no-break spaces that keep an
+#: interval "[a, b]" on one line of a figure's title.
+_SPACES = "\u00a0\u202f"
+
+
 def visible(text: str, keep: str = "\t") -> str:
     r"""``text`` with control and format characters written as escapes (``\x1b``, ``\u202e``),
     except those in ``keep``: a label holding an escape sequence cannot recolour or rewrite a
@@ -28,7 +33,7 @@ def visible(text: str, keep: str = "\t") -> str:
     if text.isprintable():
         return text
     return "".join(
-        c if c.isprintable() or c in keep else c.encode("unicode_escape").decode("ascii")
+        c if c.isprintable() or c in keep or c in _SPACES else c.encode("unicode_escape").decode("ascii")
         for c in text
     )
 
