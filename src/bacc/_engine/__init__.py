@@ -15,6 +15,9 @@ Kernels, by what they compute:
   (rankings); :mod:`.paired_greater`: ``P(lambda_i > lambda_j)`` for every pair of classifiers
   on one test set (paired rankings); :mod:`.joint`: joint posterior draws of several
   classifiers on one test set.
+* :mod:`.roc`: the ROC curve of a score: counts per threshold, the area with DeLong's
+  (co)variance and test, the Kolmogorov-Smirnov band of the curve and the Bayesian bootstrap
+  of the area.
 * :mod:`.meta_analysis`: the random-effects model of several classifiers' balanced accuracies
   across data sets (comparisons and rankings in a population of data sets);
 * :mod:`.hierarchy`: the per-class hierarchical (mixed-effects) posteriors;
