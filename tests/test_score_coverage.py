@@ -32,6 +32,8 @@ def test_coverage_result_and_the_guaranteed_method():
     assert res["band"].coverage >= 0.95 - 3 * res["band"].mc_se
     assert res["band"].mean_width > res["delong"].mean_width
     json.dumps(res.to_dict(), allow_nan=False)
+    text = str(res)
+    assert "intervals for the AUC" in text and "12 positive and 40 negative" in text
     again = bacc.auc_coverage(["delong", "band"], 12, 40, 0.85, n_simulations=300, random_state=2)
     assert again["delong"].coverage == res["delong"].coverage
 

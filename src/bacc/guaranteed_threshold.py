@@ -32,7 +32,7 @@ TARGETS = ("recall", "fpr", "precision")
 
 @dataclass(frozen=True)
 class GuaranteedThreshold:
-    """A threshold with a guarantee (see :func:`threshold_for`).
+    """A threshold with a guarantee (see :func:`bacc.guaranteed_threshold.threshold_for`).
 
     Attributes
     ----------

@@ -73,7 +73,7 @@ AUC_METHODS: dict[str, AucMethod] = {
 # --------------------------------------------------------------------------------- ROC curve
 @dataclass(frozen=True)
 class RocCurve(FrozenArrays):
-    """The ROC curve and its simultaneous confidence band (see :func:`roc_curve`).
+    """The ROC curve and its simultaneous confidence band (see :func:`bacc.roc.roc_curve`).
 
     Attributes
     ----------
@@ -179,7 +179,7 @@ def roc_curve(curve, *, confidence: float = 0.95) -> RocCurve:
 # ----------------------------------------------------------------------------- AUC interval
 @dataclass(frozen=True)
 class AucInterval:
-    """The AUC with an interval, labelled by kind (see :func:`auc_interval`).
+    """The AUC with an interval, labelled by kind (see :func:`bacc.roc.auc_interval`).
 
     Attributes
     ----------
@@ -298,7 +298,7 @@ def auc_interval(curve, *, method: str = "delong", confidence: float = 0.95,
 # ------------------------------------------------------------------------- two correlated AUCs
 @dataclass(frozen=True)
 class AucComparison:
-    """Two AUCs on the same examples compared by DeLong's test (see :func:`compare_auc`).
+    """Two AUCs on the same examples compared by DeLong's test (see :func:`bacc.compare_auc`).
 
     Attributes
     ----------

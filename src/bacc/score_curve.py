@@ -48,7 +48,7 @@ __all__ = ["from_arrays", "scores_from_tallies", "ScoreCurve", "OneVsRest"]
 @dataclass(frozen=True, eq=False)
 class ScoreCurve(FrozenArrays):
     """The scores of a two-class problem, tallied: every distinct score with its positives and
-    negatives (see :func:`scores`).
+    negatives (see :func:`bacc.scores`).
 
     Attributes
     ----------

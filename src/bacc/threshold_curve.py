@@ -52,7 +52,7 @@ CRITERIA = {
 @dataclass(frozen=True)
 class ThresholdCurve(FrozenArrays):
     """Balanced accuracy, sensitivity and specificity at thresholds, with bands (see
-    :func:`threshold_curve`).
+    :func:`bacc.threshold_curve.threshold_curve`).
 
     Attributes
     ----------
@@ -300,7 +300,7 @@ def threshold_curve(curve, *, confidence: float = 0.95, points: int | str = 2001
 @dataclass(frozen=True)
 class ChosenThreshold:
     """The threshold that maximises the balanced accuracy, and its honest estimate (see
-    :func:`best_threshold`).
+    :func:`bacc.threshold_curve.best_threshold`).
 
     Attributes
     ----------

@@ -117,7 +117,7 @@ def pick_rows(n: int, best: int, rows: int = ROWS) -> list[int]:
 
 
 def paragraphs(lines: Sequence[str]) -> list[str]:
-    """Wrapped lines (:func:`bacc.display.text.wrap`: continuations indented) joined back into
+    """Wrapped lines (``bacc.display.text.wrap``: continuations indented) joined back into
     one string per paragraph, for HTML.
 
     Examples

@@ -719,14 +719,18 @@ def coverage_title(r) -> list[str]:
         prev = "(" + ", ".join(fmt.significant(v, 4) for v in r.prevalence) + ")"
     else:
         prev = fmt.significant(r.prevalence or 0.0, 4)
-    what = {"balanced_accuracy": "balanced accuracy", "accuracy": "accuracy"}.get(
-        r.metric, f"precision at prevalence {prev}")
+    what = {"balanced_accuracy": "balanced accuracy", "accuracy": "accuracy",
+            "auc": "AUC"}.get(r.metric, f"precision at prevalence {prev}")
+    if r.metric == "auc":  # a design of scores (bacc.auc_coverage): class sizes, no accuracies
+        design = (f"{r.class_sizes[1]} positive and {r.class_sizes[0]} negative examples, "
+                  f"{r.n_sim} simulated test sets")
+    else:
+        design = (f"class sizes {list(r.class_sizes)}, class accuracies "
+                  f"{[float(p) for p in r.true_class_accuracies]}, {r.n_sim} simulated test sets")
     return [
         f"Coverage of {fmt.percent(r.confidence, precise=True)} {_SIDES[r.sides]} intervals for "
         f"the {what} when its true value is {fmt.significant(r.true_value, 6)}",
-        *wrap(f"class sizes {list(r.class_sizes)}, class accuracies "
-              f"{[float(p) for p in r.true_class_accuracies]}, {r.n_sim} simulated test sets",
-              WIDTH - 2),
+        *wrap(design, WIDTH - 2),
     ]
 
 
