@@ -17,8 +17,9 @@ examples, and every count is exact at those thresholds (the number of positives 
 with ``score >= value`` is what the data hold, not an estimate). Files are binned in the engine
 (approximate quantiles of a seeded sample of the scores, then an ``ASOF JOIN`` that puts each
 row in the bin of the largest threshold at or below its score), so memory stays bounded
-whatever the number of rows; frames and mappings, already in memory, are binned from their
-exact tallies.
+whatever the number of rows; so are Dask DataFrames (Dask's approximate quantiles, then a
+binary search per partition); other frames and mappings, already in memory, are binned from
+their exact tallies.
 
 The decision rule is ``score >= threshold`` predicts the positive class, as scikit-learn's
 ``roc_curve``.
@@ -208,9 +209,11 @@ def score_tallies(
     quantiles of a seeded Bernoulli sample of about ``10 * max_thresholds`` scores, plus the
     smallest score, and an ``ASOF JOIN`` assigns each row to the largest threshold at or
     below its score: the counts per bin are exact, the sample only decides where the bins
-    are cut. Frames and mappings are binned from their exact tallies: bin ``k`` starts at the
-    first score whose share of examples below it reaches ``k / max_thresholds``. Thresholds
-    of binned tallies therefore depend on the engine; their counts never do.
+    are cut. Dask DataFrames are binned in Dask the same way (Dask's approximate quantiles;
+    a binary search per partition). Other frames and mappings are binned from their exact
+    tallies: bin ``k`` starts at the first score whose share of examples below it reaches
+    ``k / max_thresholds``. Thresholds of binned tallies therefore depend on the engine; their
+    counts never do.
 
     Examples
     --------
@@ -809,12 +812,36 @@ class _Dask:
     def count(self, col: str, index: int, positive_labels: list, m, survey):
         try:
             df = self.frame[[col]].assign(**{_POS: self.frame[self.spec.true].isin(positive_labels)})
+            if m is not None and self.frame[col].nunique_approx().compute() > _EXACT_MARGIN * m:
+                return self._binned(df, col, m)
             ser = df.groupby([_POS, col]).size().compute()
+        except BaccError:
+            raise
         except Exception as exc:
             raise self._fail(exc) from None
         is_pos = ser.index.get_level_values(0).to_numpy(dtype=bool)
         score = ser.index.get_level_values(1).to_numpy(dtype=np.float64)
         return (*_from_groups(score, is_pos, ser.to_numpy()), False)
+
+    @staticmethod
+    def _binned(df, col: str, m: int):
+        """Bins in Dask, as for files: edges from Dask's approximate quantiles (and the smallest
+        score), each row in the bin of the largest edge at or below its score (a binary search
+        per partition), the bins counted by a groupby: memory bounded by the bins."""
+        low = float(df[col].min().compute())
+        qs = (np.arange(1, m) / m).tolist()
+        found = np.asarray(df[col].quantile(qs).compute(), dtype=np.float64)
+        edges = np.unique(np.r_[low, found[np.isfinite(found) & (found > low)]])[:m]
+
+        def assign(part):
+            b = np.searchsorted(edges, part[col].to_numpy(dtype=np.float64), side="right") - 1
+            return part.assign(__bacc_bin=b, **{_N: part[_POS].astype("int64")})
+
+        grouped = df.map_partitions(assign).groupby("__bacc_bin").agg(
+            {col: "min", _N: "sum", _POS: "count"}).compute()
+        pos = grouped[_N].to_numpy(dtype=np.int64)
+        return (grouped[col].to_numpy(dtype=np.float64), pos,
+                grouped[_POS].to_numpy(dtype=np.int64) - pos, True)
 
 
 # ----------------------------------------------------------------------------------------------
