@@ -186,11 +186,13 @@ def threshold_for(curve, *, recall: float | None = None, fpr: float | None = Non
     from the negatives' order statistics. Since one class chooses the threshold, the other
     class's rate there is estimated from examples that did not see the choice: its flat-prior
     posterior mean and exact interval. Precision ``pi R / (pi R + (1 - pi) F)`` depends on
-    both: the recall is bounded below and the false-positive rate above at every threshold at
-    once (the tighter of a Kolmogorov-Smirnov band and weighted exact order-statistic bounds,
-    :func:`bacc._engine.bounds.order_statistics.precision_threshold`), so the threshold read off
-    those bounds keeps the promise for every score distribution, though it was chosen from the
-    data (Bates et al. 2021; Angelopoulos et al. 2021 for the risk-control framing).
+    both. Twenty thresholds are set by the positives alone (their ranks at recalls of about
+    1/20, 2/20, ..., 1); at each, the recall is bounded below by its rank (exact, as above) and
+    the false-positive rate above by Clopper-Pearson from the negatives (given the positives,
+    those thresholds are fixed and the negatives above one are binomial); the 40 bounds share
+    ``1 - confidence`` (Bonferroni), and the lowest threshold whose bounds give the precision is
+    returned: Learn then Test (Angelopoulos et al. 2021), valid for every score distribution
+    (:func:`bacc._engine.bounds.order_statistics.precision_threshold`).
 
     References
     ----------
@@ -258,10 +260,9 @@ def threshold_for(curve, *, recall: float | None = None, fpr: float | None = Non
     else:
         f_mean = (fp + 1) / (N + 2)
         f_lo, f_hi = _cp(fp, N, c)
-    if not math.isfinite(t) and t > 0:  # nothing alarms
-        rec, f_mean = 0.0, 0.0
-    elif not math.isfinite(t):  # everything alarms
-        rec, f_mean = 1.0, 1.0
+    if not math.isfinite(t):  # nothing alarms (+inf) or everything does (-inf): rates known
+        rec = f_mean = 0.0 if t > 0 else 1.0
+        rec_lo = rec_hi = f_lo = f_hi = rec
     alarm = pi * rec + (1 - pi) * f_mean
     return GuaranteedThreshold(
         threshold=float(t), target=target, goal=goal, confidence=c, achieved=bool(achieved),

@@ -24,7 +24,7 @@ from ._engine.roc import (
     band_auc_bounds,
     bayesian_bootstrap_auc,
     delong,
-    delong_tallied,
+    delong_counts,
     difference_interval,
     roc_band,
 )
@@ -278,7 +278,7 @@ def auc_interval(curve, *, method: str = "delong", confidence: float = 0.95,
     a = curve.sample_auc
     se = None
     if name in ("delong", "delong-logit"):
-        _, var = delong_tallied(curve.values, curve.positives, curve.negatives)
+        _, var = delong_counts(curve.tp, curve.fp)
         se = math.sqrt(max(float(var), 0.0))
         lo, hi = normal_auc_interval(a, float(var), c,
                                      "identity" if name == "delong" else "logit")

@@ -6,7 +6,7 @@ many negative examples have that score. That is all a ROC curve, its area and th
 need, and it is far smaller than the data:
 
 - files (a path, a glob, a directory or a list of CSV / Parquet / JSON-lines files) are
-  counted by DuckDB, out of core, through the readers of :mod:`.files`;
+  counted by DuckDB, out of core, through the readers of :mod:`bacc.counting.files`;
 - a DataFrame or lazy frame (pandas, polars, pyarrow, DuckDB, anything narwhals wraps) is
   counted by its own engine (``GROUP BY`` class, score), a Dask DataFrame by Dask;
 - a mapping of columns (``{"y": [...], "p": [...]}``) is counted with numpy.
