@@ -117,7 +117,13 @@ def auc_coverage(
     >>> res["band"].coverage >= 0.95, res.metric
     (True, 'auc')
     """
-    names = [methods] if isinstance(methods, str) else list(methods)
+    if isinstance(methods, str):
+        names = [methods]
+    elif isinstance(methods, Sequence) and all(isinstance(m, str) for m in methods):
+        names = list(methods)
+    else:
+        raise BaccError("methods must be a method name or a list of them: "
+                        + ", ".join(AUC_METHODS))
     if not names:
         raise BaccError("methods is empty: name at least one of " + ", ".join(AUC_METHODS))
     for m in names:

@@ -32,9 +32,13 @@ def as_scores(y_score, name: str = "y_score") -> np.ndarray:
         if np.ma.getmaskarray(y_score).any():
             raise BaccError(f"{name} has masked entries; drop those examples first")
         y_score = np.ma.getdata(y_score)
-    if isinstance(y_score, str | bytes):
+    if isinstance(y_score, str | bytes | dict | set) or not hasattr(y_score, "__len__"):
         raise BaccError(f"{name} must be a sequence of scores, got a {type(y_score).__name__}")
-    arr = np.asarray(y_score)
+    try:
+        arr = np.asarray(y_score)
+    except (TypeError, ValueError):
+        raise BaccError(f"{name} must be one score per example (or one column per class), got "
+                        f"entries of different shapes") from None
     if arr.dtype == object:
         missing = [i for i, v in enumerate(arr.ravel()) if is_missing(v)]
         if missing:
