@@ -42,7 +42,7 @@ def main(quick: bool = False) -> None:
     ]
     base_wall, base_cpu = fastest(lambda: roc_curve(y, s, drop_intermediate=False))
     auc_wall, _ = fastest(lambda: roc_auc_score(y, s))
-    print(f"{'case':40s} {'wall (s)':>9s} {'CPU (s)':>8s} {'sklearn roc_curve / bacc':>25s}")
+    print(f"{'case':40s} {'wall (s)':>9s} {'CPU (s)':>8s} {'ratio roc_curve / bacc':>25s}")
     print(f"{'sklearn roc_curve (baseline)':40s} {base_wall:9.3f} {base_cpu:8.3f}")
     print(f"{'sklearn roc_auc_score':40s} {auc_wall:9.3f}")
     for name, fn in rows:

@@ -274,6 +274,8 @@ CLI_OTHER = {
     "coverage": "takes a simulation design (class sizes and accuracies), no labels",
     "demo": "runs on the data that ships with bacc",
     "report": "renders the results of the commands above (checked in test_display_report.py)",
+    "threshold": "needs a score column: relabelling and row order are checked in "
+                 "test_score_curve_cli.py",
 }
 
 

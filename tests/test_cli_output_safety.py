@@ -31,8 +31,10 @@ HOSTILE = [ESC, RLO, NEWLINE, "=1+1", "+cmd|calc", "@SUM(A1)", "-1+2", "\tTAB", 
            "<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "-0.5", "-3"]
 #: The class labels read from them (the readers trim white space around a label).
 LABELS = [x.strip() for x in HOSTILE]
-#: The characters a safe output may hold outside printable text.
-ALLOWED = {"\n", "\t"}
+#: The characters a safe output may hold outside printable text: new lines, tabs, and the
+#: no-break spaces that keep an interval of a figure's title on one line (harmless spaces that
+#: Python does not call printable).
+ALLOWED = {"\n", "\t", "\u00a0", "\u202f"}
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:

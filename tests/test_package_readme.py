@@ -100,6 +100,7 @@ def test_readme_command_runs(command, tmp_path):
     frame = pd.DataFrame({
         "label": label, "predicted": noisy(0.9), "model_a": noisy(0.88), "model_b": noisy(0.8),
         "detector": rng.choice(["cam1", "cam2", "cam3"], n),
+        "probability": np.round(1 / (1 + np.exp(-rng.normal(2.0 * label - 1.0, 1.0))), 3),
         "ts": pd.Timestamp("2026-01-05") + pd.to_timedelta(rng.uniform(0, 120, n), unit="D"),
     })
     for name in ("predictions.csv", "preds.csv"):

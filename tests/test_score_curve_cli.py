@@ -280,3 +280,50 @@ def test_threshold_help_loads_no_numerics():
                if line.startswith("import time:") and "|" in line}
     assert not {m.split(".")[0] for m in modules} & {"numpy", "scipy", "matplotlib", "pandas"}
     assert not any(m.startswith(("bacc.cli.scores", "bacc.score_curve")) for m in modules)
+
+
+# ------------------------------------------------------------------------ invariance
+def _numbers(obj) -> list:
+    """Every number of a JSON value, sorted (labels and names left out)."""
+    out = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k not in ("classes", "positive", "name", "source", "labels"):
+                out += _numbers(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            out += _numbers(v)
+    elif isinstance(obj, int | float) and not isinstance(obj, bool):
+        out.append(float(obj))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("command", [
+    ["threshold", "--recall", "0.8"], ["threshold", "--fpr", "0.1"],
+    ["evaluate"],
+])
+def test_commands_on_scores_keep_relabelling_and_row_order(capsys, tmp_path, table, command):
+    """Renamed classes (with --positive renamed alike) and shuffled rows print the same
+    numbers: the row of ``bacc threshold`` and ``bacc evaluate --score`` in the invariance
+    checks of the command line."""
+    y, s, _ = table
+
+    def write(name, labels, order):
+        path = tmp_path / name
+        rows = ["label,prob"] + [f"{labels[i]},{float(s[i])!r}" for i in order]
+        path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        return str(path)
+
+    order = np.arange(y.size)
+    shuffled = np.random.default_rng(3).permutation(y.size)
+    renamed = np.where(y == "pos", "alpha", "zeta")  # the positive class now sorts first
+    runs = [(write("a.csv", y, order), "pos"), (write("b.csv", y, shuffled), "pos"),
+            (write("c.csv", renamed, order), "alpha")]
+    got = []
+    for path, positive in runs:
+        code, out, err = run(capsys, command[0], path, "--true", "label", "--score", "prob",
+                             "--positive", positive, *command[1:], "--format", "json")
+        assert code == 0, err
+        got.append(_numbers(strict(out)))
+    for other in got[1:]:
+        np.testing.assert_allclose(other, got[0], rtol=0, atol=1e-12)
