@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from references.reference import ref_cdf
 from references.reference_cf import ref_cdf_cf, ref_mean_sd_cf, ref_mode_cf, ref_pdf_cf, ref_ppf_cf
@@ -187,7 +188,12 @@ def test_random_mixes_of_class_sizes(mix):
     n, k, prior = mix
     a, b, w = beta_params(n, k, prior)
     post = bacc.evaluate(confusion(n, k), prior=prior).balanced_accuracy
-    mu, sd = ref_mean_sd_cf(a, b, w)
+    try:
+        mu, sd = ref_mean_sd_cf(a, b, w)
+    except mpmath.libmp.NoConvergence:
+        # the reference's characteristic function (mpmath's 1F1 series) does not converge for
+        # this mix: there is nothing independent to compare with, so the example is set aside
+        reject()
     x = mu + sd * Z5
     try:
         ref = ref_cdf_cf(x, a, b, w)
