@@ -33,6 +33,7 @@ from .labels import encode
 from .score_inputs import (
     as_scores,
     check_threshold,
+    decision_matrix,
     need_both_classes,
     ovr_classes,
     positive_class,
@@ -142,16 +143,8 @@ class ScoreCurve(FrozenArrays):
         """The confusion matrix of the decisions ``score >= threshold`` (classes in order)."""
         t = check_threshold(threshold)
         j = int(np.searchsorted(-self.thresholds, -t, side="right")) - 1
-        tp, fp = int(self.tp[j]), int(self.fp[j])
-        P, N = self.n_positive, self.n_negative
-        ip = self.classes.index(self.positive)
-        m = np.zeros((2, 2), dtype=np.int64)
-        m[ip, ip], m[ip, 1 - ip] = tp, P - tp
-        m[1 - ip, ip], m[1 - ip, 1 - ip] = fp, N - fp
-        labels = self.classes
-        if isinstance(self.negative, tuple):  # one-vs-rest: the rest named by its class
-            labels = (f"not {self.positive}", str(self.positive))
-        return ConfusionMatrix(m, labels=labels)
+        return decision_matrix(self.classes, self.positive, int(self.tp[j]), int(self.fp[j]),
+                               self.n_positive, self.n_negative)
 
     def at(self, threshold: float, **kwargs):
         """Everything :func:`bacc.evaluate` says about the decisions ``score >= threshold``."""

@@ -11,11 +11,12 @@ import numbers
 
 import numpy as np
 
+from .confusion import ConfusionMatrix
 from .errors import BaccError
 from .labels import class_index, is_missing
 
 __all__ = ["check_threshold", "as_scores", "refuse_labels_as_scores", "refuse_scores_as_labels",
-           "tally", "positive_class", "ovr_classes", "need_both_classes", "distinct_values"]
+           "tally", "decision_matrix", "positive_class", "ovr_classes", "need_both_classes", "distinct_values"]
 
 
 def check_threshold(t) -> float:
@@ -136,3 +137,17 @@ def distinct_values(values) -> list:
         return list(dict.fromkeys(values.tolist() if hasattr(values, "tolist") else values))
     except TypeError:  # unhashable entries: encode names them
         return []
+
+
+def decision_matrix(classes: tuple, positive, tp: int, fp: int, P: int, N: int) -> ConfusionMatrix:
+    """The confusion matrix (classes in order) of decisions with ``tp`` of the ``P`` positives and
+    ``fp`` of the ``N`` negatives predicted positive. For a one-vs-rest curve (the other class a
+    tuple of classes) the rest is named ``"not <class>"``."""
+    ip = classes.index(positive)
+    m = np.zeros((2, 2), dtype=np.int64)
+    m[ip, ip], m[ip, 1 - ip] = tp, P - tp
+    m[1 - ip, ip], m[1 - ip, 1 - ip] = fp, N - fp
+    labels = classes
+    if isinstance(classes[1 - ip], tuple):
+        labels = (f"not {positive}", str(positive))
+    return ConfusionMatrix(m, labels=labels)

@@ -36,6 +36,7 @@ from ._engine.roc import ks_halfwidth
 from ._engine.sums.rows import interval_and_tail
 from .distributions import BetaSum
 from .errors import BaccError
+from .score_inputs import decision_matrix
 
 __all__ = ["threshold_curve", "best_threshold", "ThresholdCurve", "ChosenThreshold",
            "CRITERIA"]
@@ -423,16 +424,7 @@ def _decide(curve, pos: np.ndarray, neg: np.ndarray, threshold: float) -> tuple[
 
 
 def _matrix(curve, tp: int, fp: int, P: int, N: int):
-    from .confusion import ConfusionMatrix
-
-    ip = curve.classes.index(curve.positive)
-    m = np.zeros((2, 2), dtype=np.int64)
-    m[ip, ip], m[ip, 1 - ip] = tp, P - tp
-    m[1 - ip, ip], m[1 - ip, 1 - ip] = fp, N - fp
-    labels = curve.classes
-    if isinstance(curve.negative, tuple):
-        labels = (f"not {curve.positive}", str(curve.positive))
-    return ConfusionMatrix(m, labels=labels)
+    return decision_matrix(curve.classes, curve.positive, tp, fp, P, N)
 
 
 def _deal(rng, counts: np.ndarray, sizes: list[int]) -> list[np.ndarray]:
