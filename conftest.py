@@ -1,7 +1,8 @@
 """Two speeds of the test suite, for every test path (tests/ and the doctests of src/bacc).
 
 Plain ``pytest`` is the fast run for development: the tests marked ``slow`` (long statistical
-checks, long simulations, the build of the documentation site) are left out, and the summary
+checks, long simulations, the build of the documentation site) and those listed in
+``tests/slow_tests.txt`` (measured to take a second or more) are left out, and the summary
 counts them as deselected. ``pytest --full`` runs every test; ``scripts/test.sh`` (the README's
 test command, and CI's) does.
 
@@ -96,14 +97,29 @@ def pytest_configure_node(node):
 
 # ----------------------------------------------------------------------------------------------
 # the fast run
+def measured_slow(root) -> set[str]:
+    """The test ids listed in ``tests/slow_tests.txt``: tests measured to take a second or more,
+    marked ``slow`` here as if they carried the mark."""
+    path = root / "tests" / "slow_tests.txt"
+    if not path.is_file():
+        return set()
+    ids = (line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return {i for i in ids if i}
+
+
 def pytest_collection_modifyitems(config, items):
-    """The fast run leaves out the tests marked slow (deselected, and counted in the summary).
+    """The fast run leaves out the tests marked slow (deselected, and counted in the summary):
+    those that carry the mark and those listed in ``tests/slow_tests.txt``.
 
     In a worker of the full run, the slow tests come first: pytest-xdist hands out the tests in
     this order (after the groups of ``xdist_group``, largest first), so the long ones start
     early and the short ones fill both workers up to the end, rather than one long test
     starting last while the other worker idles.
     """
+    measured = measured_slow(config.rootpath)
+    for item in items:
+        if item.nodeid in measured:
+            item.add_marker(pytest.mark.slow)
     if full_run(config):
         if hasattr(config, "workerinput"):
             items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable

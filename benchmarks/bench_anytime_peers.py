@@ -6,7 +6,8 @@ p in {0.5, 0.9, 0.995}, 10,000 labels long, looked at after n in {10, 30, 100, 3
 
 * bacc: ``bacc.anytime.anytime_bounds`` on the running counts (``tuned_for=1000``), and the
   running intersection over every label, ``bacc.confidence_sequence(..., metric="accuracy")``
-  with every true label in one class.
+  with every true label in one class; and its betting sequence (hedged capital, no tuning),
+  ``bacc.confidence_sequence(..., metric="accuracy", method="betting")``.
 * confseq (PyPI): its conjugate (beta-binomial) mixture ``boundaries.bernoulli_confidence_
   interval`` with ``t_opt=1000``, the same construction as bacc's except that bacc floors the
   prior's parameters at 1/2; and its hedged-capital betting CS ``betting.hedged_cs`` (defaults:
@@ -18,7 +19,10 @@ p in {0.5, 0.9, 0.995}, 10,000 labels long, looked at after n in {10, 30, 100, 3
 * Clopper-Pearson at each n (fixed n, not anytime-valid; scipy): the reference of the ratios.
 
 Ratios pair like with like: bacc's pointwise sequence against the pointwise peers, bacc's
-running intersection against the hedged CS (which intersects). A peer that raises at a look
+running intersection against the hedged CS (which intersects), and bacc's betting sequence
+against the hedged CS (the same construction: bacc's ends contain the set exactly, confseq's
+are the outermost of its 1000 grid points inside the set, so they can lie inside it by up to
+1/1000). A peer that raises at a look
 (expectation does where every label so far is correct) gives no width there: its mean width and
 the ratio are then taken over the streams where it answered (marked ``*``). "missed" is the share
 of streams whose interval excluded the true p at one of the looks (NaN counts as no miss).
@@ -208,12 +212,21 @@ def bacc_side(x: np.ndarray, t_opt: float, time_streams: int, repeat: int) -> di
                                       tuned_for=t_opt, running_intersection=True)
         return np.asarray(cs.lower), np.asarray(cs.upper)
 
+    def betting(xs: np.ndarray):
+        cs = bacc.confidence_sequence(np.ones(xs.size, dtype=np.int64), xs.astype(np.int64),
+                                      confidence=CONFIDENCE, metric="accuracy", sides="two",
+                                      method="betting", running_intersection=True)
+        return np.asarray(cs.lower), np.asarray(cs.upper)
+
     ri_lo, ri_up = np.empty_like(lo), np.empty_like(up)
+    bet_lo, bet_up = np.empty_like(lo), np.empty_like(up)
     for i in range(x.shape[0]):
         for s in range(x.shape[1]):
             a, b = running(x[i, s])
             ri_lo[i, s], ri_up[i, s] = a[LOOKS - 1], b[LOOKS - 1]
-    t_looks, t_every, t_running = [], [], []
+            a, b = betting(x[i, s])
+            bet_lo[i, s], bet_up[i, s] = a[LOOKS - 1], b[LOOKS - 1]
+    t_looks, t_every, t_running, t_betting = [], [], [], []
     for i in range(x.shape[0]):
         for s in range(min(time_streams, x.shape[1])):
             ks = k[i, s]
@@ -222,6 +235,7 @@ def bacc_side(x: np.ndarray, t_opt: float, time_streams: int, repeat: int) -> di
             t_every.append(fastest(lambda ks=ks: anytime_bounds(
                 ks, n_all, confidence=CONFIDENCE, tuned_for=t_opt), repeat)[0])
             t_running.append(fastest(lambda xs=x[i, s]: running(xs), repeat)[0])
+            t_betting.append(fastest(lambda xs=x[i, s]: betting(xs), repeat)[0])
     from importlib.metadata import version
 
     return {
@@ -230,6 +244,8 @@ def bacc_side(x: np.ndarray, t_opt: float, time_streams: int, repeat: int) -> di
                  "seconds_at_looks": t_looks, "seconds_every_label": t_every},
         "bacc running ∩": {"lower": ri_lo, "upper": ri_up, "running_intersection": True,
                            "seconds_at_looks": [], "seconds_every_label": t_running},
+        "bacc betting": {"lower": bet_lo, "upper": bet_up, "running_intersection": True,
+                         "seconds_at_looks": [], "seconds_every_label": t_betting},
     }
 
 
@@ -254,13 +270,20 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> N
     names = list(methods)
     peers = [m for m in names if not m.startswith("bacc")]
     width = {m: methods[m]["upper"] - methods[m]["lower"] for m in names}
-    short = {"bacc": "bacc", "bacc running ∩": "bacc ∩", "confseq conjmix": "cs conjmix",
+    short = {"bacc": "bacc", "bacc running ∩": "bacc ∩", "bacc betting": "bacc bet",
+             "confseq conjmix": "cs conjmix",
              "confseq hedged": "cs hedged", "expectation beta-binomial": "ex beta-bin",
              "expectation emp. Bernstein": "ex emp-Bern"}
     short = {m: short.get(m, m[:12]) for m in names}
 
     def ours(m: str) -> str:
         return "bacc running ∩" if methods[m]["running_intersection"] else "bacc"
+
+    # like with like: the pointwise sequences, the running intersections, and bacc's betting
+    # sequence against the peer's betting sequence
+    pairs = [(ours(m), m) for m in peers]
+    if "bacc betting" in names:
+        pairs += [("bacc betting", m) for m in peers if "hedged" in m]
 
     col = 13
     print("\n(* mean over the streams where the peer answered at that look; the ratio is then "
@@ -276,13 +299,13 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> N
                 cells.append(f"{mean:>{col}.4g}{'*' if np.isnan(w).any() else ' '}")
             print(f"{n:>6}{cp_width[i, :, j].mean():>{col}.4g}" + "".join(cells))
         print(f"{'ratio':>6}{'bacc/CP':>{col}}{'bacc ∩/CP':>{col}} "
-              + "".join(f"{short[ours(m)].replace('bacc ∩', 'bacc∩') + '/' + short[m]:>{col + 5}} "
-                        for m in peers))
+              + "".join(f"{short[o].replace(' ', '') + '/' + short[m]:>{col + 5}} "
+                        for o, m in pairs))
         for j, n in enumerate(LOOKS):
             row = f"{n:>6}{width['bacc'][i, :, j].mean() / cp_width[i, :, j].mean():>{col}.4f}"
             row += f"{width['bacc running ∩'][i, :, j].mean() / cp_width[i, :, j].mean():>{col}.4f} "
-            for m in peers:
-                w, b = width[m][i, :, j], width[ours(m)][i, :, j]
+            for o, m in pairs:
+                w, b = width[m][i, :, j], width[o][i, :, j]
                 ok = ~np.isnan(w)
                 r = b[ok].mean() / w[ok].mean() if ok.any() else np.nan
                 row += f"{r:>{col + 5}.4f}{'*' if not ok.all() else ' '}"
@@ -290,9 +313,8 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> N
 
     print("\nbacc against each peer (like with like), over every p and n checked:"
           + ("" if peers else " no peer ran"))
-    for m in peers:
-        b_name = ours(m)
-        wider, worst_stream, pairs, n_pairs = [], 0.0, 0, 0
+    for b_name, m in pairs:
+        wider, worst_stream, n_wider, n_pairs = [], 0.0, 0, 0
         for i, p in enumerate(PS):
             for j, n in enumerate(LOOKS):
                 w, b = width[m][i, :, j], width[b_name][i, :, j]
@@ -303,7 +325,7 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> N
                 if r > 1 + RTOL:
                     wider.append(f"p={p} n={n} ({(r - 1) * 100:+.1f} %)")
                 excess = b[ok] / w[ok] - 1
-                pairs += int((excess > RTOL).sum())
+                n_wider += int((excess > RTOL).sum())
                 n_pairs += int(ok.sum())
                 worst_stream = max(worst_stream, float(excess.max()))
         label = f"  {b_name} vs {m}:"
@@ -312,7 +334,7 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> N
         else:
             print(f"{label} WIDER (mean width) at {len(wider)} of {len(PS) * len(LOOKS)}: "
                   + ", ".join(wider))
-        print(f"{'':>4}single streams: wider in {pairs} of {n_pairs} (stream, n) pairs, "
+        print(f"{'':>4}single streams: wider in {n_wider} of {n_pairs} (stream, n) pairs, "
               f"by at most {worst_stream * 100:.2f} %")
 
     print("\nmissed: share of streams whose interval excluded the true p at one of the looks;"
@@ -334,7 +356,8 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> N
         t_l, t_e = median(methods[m]["seconds_at_looks"]), median(methods[m]["seconds_every_label"])
         if methods[m]["running_intersection"] and not m.startswith("bacc"):
             t_l, t_e = float("nan"), t_l  # the hedged CS computes every label in one call
-        b_every = median(methods[ours(m)]["seconds_every_label"])
+        mine = "bacc betting" if "hedged" in m and "bacc betting" in methods else ours(m)
+        b_every = median(methods[mine]["seconds_every_label"])
         r_l = t_l / b_looks if np.isfinite(t_l) else float("nan")
         r_e = t_e / b_every if np.isfinite(t_e) else float("nan")
         print(f"  {m:<28}{fmt_s(t_l):>16}{'' if np.isnan(r_l) else f'{r_l:.3g}':>9}"
@@ -376,7 +399,8 @@ def main() -> None:
     if ours is not None:
         print(f"bacc {ours.pop('version')}: anytime_bounds(k, n, confidence=0.95, sides='two', "
               f"tuned_for={args.t_opt:g}); confidence_sequence(..., metric='accuracy', "
-              "running_intersection=True)")
+              "running_intersection=True); bacc betting: confidence_sequence(..., "
+              "metric='accuracy', method='betting')")
         methods.update(ours)
 
     envs = Path(args.envs)

@@ -148,6 +148,38 @@ def test_balanced_accuracy_exploits_the_slack_of_the_union_bound():
         assert seq.lower < seq.estimate < seq.upper
 
 
+def _clopper_pearson_critical(p, n):
+    """For each n, the largest count k with P(K <= k) <= alpha/2 (-1 if none) and the smallest
+    with P(K >= k) <= alpha/2 (n + 1 if none), K ~ Binomial(n, p): the 95 % Clopper-Pearson
+    interval excludes p exactly at counts outside (lo, hi). Found from scipy's quantiles and
+    checked against its tail probabilities on both sides."""
+    a = ALPHA / 2
+    lo = stats.binom.ppf(a, n, p).astype(np.int64)
+    for _ in range(3):  # the quantile is the smallest k with cdf >= a: step to cdf <= a
+        lo = np.where((lo >= 0) & (stats.binom.cdf(lo, n, p) > a), lo - 1, lo)
+        lo = np.where((lo + 1 <= n) & (stats.binom.cdf(lo + 1, n, p) <= a), lo + 1, lo)
+    hi = stats.binom.isf(a, n, p).astype(np.int64) + 1
+    for _ in range(3):
+        hi = np.where((hi >= 1) & (stats.binom.sf(hi - 2, n, p) <= a), hi - 1, hi)
+        hi = np.where((hi <= n) & (stats.binom.sf(hi - 1, n, p) > a), hi + 1, hi)
+    return np.maximum(lo, -1), np.minimum(hi, n + 1)
+
+
+def test_clopper_pearson_critical_counts_equal_the_tail_tables():
+    """The quantile shortcut gives the same critical counts as scanning every tail probability."""
+    n = np.arange(1, 801)
+    ks = np.arange(0, 801)
+    for p in (0.5, 0.9, 0.995, 0.02):
+        lo, hi = _clopper_pearson_critical(p, n)
+        lower_tail = stats.binom.cdf(ks[None, :], n[:, None], p) <= ALPHA / 2
+        upper_tail = stats.binom.sf(ks[None, :] - 1, n[:, None], p) <= ALPHA / 2
+        scan_lo = np.array([r.nonzero()[0].max() if r.any() else -1 for r in lower_tail])
+        scan_hi = np.array([r.nonzero()[0].min() if r.any() else 801 for r in upper_tail])
+        scan_hi = np.minimum(scan_hi, n + 1)
+        np.testing.assert_array_equal(lo, scan_lo)
+        np.testing.assert_array_equal(hi, scan_hi)
+
+
 def _crossing_share(p, labels, streams, tuned, seed):
     """Share of streams in which the sequence of one proportion ever excludes p, and the same
     for the 95 % Clopper-Pearson interval recomputed after every label."""
@@ -158,17 +190,13 @@ def _crossing_share(p, labels, streams, tuned, seed):
     # for each n, the counts k at which p is excluded: k <= lo_n or k >= hi_n
     lo_crit = np.full(labels, -1)
     hi_crit = np.full(labels, labels + 1)
-    cp_lo = stats.binom.ppf(ALPHA / 2, n, p)  # CP excludes p iff a binomial tail test rejects
     for i, m in enumerate(n):
         out = engine.log_mixture(p, ks[: m + 1], m, c) >= L
         below = np.nonzero(out[: int(round(p * m)) + 1])[0]
         above = np.nonzero(out[int(round(p * m)):])[0]
         lo_crit[i] = below.max() if below.size else -1
         hi_crit[i] = int(round(p * m)) + above.min() if above.size else labels + 1
-    lower_tail = stats.binom.cdf(ks[None, :], n[:, None], p) <= ALPHA / 2
-    upper_tail = stats.binom.sf(ks[None, :] - 1, n[:, None], p) <= ALPHA / 2
-    cp_lo = np.array([row.nonzero()[0].max() if row.any() else -1 for row in lower_tail])
-    cp_hi = np.array([row.nonzero()[0].min() if row.any() else labels + 1 for row in upper_tail])
+    cp_lo, cp_hi = _clopper_pearson_critical(p, n)
     seq_fail = cp_fail = 0
     for start in range(0, streams, 500):
         size = min(500, streams - start)

@@ -67,6 +67,8 @@ BUILDERS = {
     "exact_interval (buehler)": lambda: bacc.exact_interval(CM, method="buehler"),
     "anytime_interval": lambda: bacc.anytime_interval(CM),
     "confidence_sequence": lambda: bacc.confidence_sequence([0, 1, 1, 0] * 10, [0, 1, 0, 0] * 10),
+    "confidence_sequence (betting)": lambda: bacc.confidence_sequence(
+        [0, 1, 1, 0] * 10, [0, 1, 0, 0] * 10, method="betting"),
     "plan_sequential": lambda: bacc.plan_sequential(CM, lower=0.5, max_labels=200,
                                                     n_simulations=100),
     "class_intervals": lambda: bacc.class_intervals(CM),

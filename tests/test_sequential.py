@@ -77,16 +77,33 @@ def test_stopping_time_distribution_matches_an_independent_simulation_under_the_
     n = np.tile([45.0, 15.0], (sims, 1))
     stop = np.full(sims, -1)
     rows = np.arange(sims)
+    conc = engine.concentration(100.0, 0.05, "two")
+    limit = math.log(1 / 0.05)
     for step in range(401):
         if step > 0:
             cls = (rng.random(sims) >= 0.7).astype(int)
             right = rng.random(sims) < theta[rows, cls]
             n[rows, cls] += 1
             k[rows, cls] += right
-        active = np.flatnonzero(stop < 0)
-        lo, _ = engine.weighted_bounds(k[active], n[active], np.full((active.size, 2), 100.0),
-                                       np.full(2, 0.5), 0.05, "lower")
-        stop[active[lo > 0.75]] = step
+        # only a stream whose sample balanced accuracy is above the goal can clear it (the
+        # sample accuracies lie in the set, so the lower bound is at most the estimate); nor can
+        # one with a point of the set whose balanced accuracy is the goal (the lower bound is at
+        # most that point's value): the point below the estimate along each class's variance is
+        # tried; streams in the same state share one bound
+        est = (k / n).mean(axis=1)
+        var = (k + 0.5) * (n - k + 0.5) / (n + 1.0) ** 3
+        point = k / n - 2.0 * (est - 0.75)[:, None] * var / var.sum(axis=1, keepdims=True)
+        point = np.clip(point, 0.0, 1.0)
+        inside = (engine.log_mixture(point, k, n, conc).sum(axis=1) < limit) \
+            & (point.mean(axis=1) <= 0.75)
+        active = np.flatnonzero((stop < 0) & (est > 0.75) & ~inside)
+        if active.size == 0:
+            continue
+        states, back = np.unique(np.hstack([k[active], n[active]]), axis=0, return_inverse=True)
+        lo, _ = engine.weighted_bounds(states[:, :2], states[:, 2:],
+                                       np.full((len(states), 2), 100.0), np.full(2, 0.5), 0.05,
+                                       "lower")
+        stop[active[lo[back.ravel()] > 0.75]] = step
     ref = _cdf(stop, plan.labels)
     se = np.sqrt(np.maximum(ref * (1 - ref), 1e-4) * 2 / sims)
     assert np.all(np.abs(np.array(plan.cdf) - ref) <= 4 * se + 1e-12)

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._engine.bounds import anytime as engine
+from ._engine.bounds import betting
 from ._engine.helpers.convert import jsonable
 from ._engine.helpers.validate import (
     check_confidence,
@@ -55,6 +56,7 @@ from .labels import encode, per_class
 
 __all__ = [
     "DEFAULT_TUNED_FOR",
+    "SEQUENCE_METHODS",
     "ConfidenceSequence",
     "anytime_bounds",
     "anytime_interval",
@@ -68,6 +70,9 @@ DEFAULT_TUNED_FOR = 100
 MAX_TUNED_FOR = 1e15
 
 _METHOD = "anytime"
+#: Methods of :func:`confidence_sequence`: the mixture (``"anytime"``, from counts) and the
+#: hedged capital (``"betting"``, from the labels in arrival order).
+SEQUENCE_METHODS = ("anytime", "betting")
 
 
 def check_tuned_for(tuned_for, classes=None) -> np.ndarray:
@@ -334,14 +339,14 @@ class ConfidenceSequence:
     confidence : float
     sides : str
     tuned_for : tuple of float
-        Per class (balanced accuracy) or one number (accuracy).
+        Per class (balanced accuracy) or one number (accuracy); empty for ``"betting"``.
     classes : tuple
         The classes, in order.
     running_intersection : bool
         Whether each look keeps the tightest bounds seen so far (valid, since the whole
         sequence holds at once).
     method : str
-        ``"anytime"``.
+        ``"anytime"`` (the mixture) or ``"betting"`` (the hedged capital).
     weights : tuple of float
         Class weights of the balanced accuracy (``(1.0,)`` for the accuracy).
     correct, support : numpy.ndarray
@@ -419,6 +424,7 @@ def confidence_sequence(
     looks=None,
     times=None,
     running_intersection: bool = True,
+    method: str = "anytime",
 ) -> ConfidenceSequence:
     """The anytime-valid bounds after every label of a stream, in arrival order.
 
@@ -447,6 +453,13 @@ def confidence_sequence(
     running_intersection : bool
         Keep at each look the tightest bounds seen so far (default True): valid, since the
         sequence holds at every look at once.
+    method : {"anytime", "betting"}
+        ``"anytime"`` (default): each class's beta-binomial mixture, tuned for ``tuned_for``
+        examples; it depends only on the counts, so :func:`anytime_interval` gives the same
+        bounds from a matrix. ``"betting"``: each class's hedged capital process, whose bets
+        adapt to the labels in the order they came (Waudby-Smith & Ramdas 2024); no tuning,
+        narrower than the mixture over the first hundred or so labels of each class and wider
+        later. Choose it before the labels are seen (see :ref:`which sequence <anytime-which>`).
 
     Returns
     -------
@@ -457,7 +470,8 @@ def confidence_sequence(
     BaccError
         Label sequences of different lengths, empty or with missing values; looks outside
         1..len(y_true) or not increasing; times of another length, missing, or out of order;
-        and the errors of :func:`anytime_interval`.
+        an unknown method, or ``tuned_for`` with ``method="betting"``; and the errors of
+        :func:`anytime_interval`.
 
     See Also
     --------
@@ -468,6 +482,9 @@ def confidence_sequence(
     .. [1] Howard, S. R., Ramdas, A., McAuliffe, J. & Sekhon, J. (2021). Time-uniform,
        nonparametric, nonasymptotic confidence sequences. Annals of Statistics 49, 1055-1080
        (section 3.5; running intersections, section 2).
+    .. [2] Waudby-Smith, I. & Ramdas, A. (2024). Estimating means of bounded random variables
+       by betting. Journal of the Royal Statistical Society, Series B 86, 1-27 (section 4, the
+       hedged capital process, eq. 26-27; ``method="betting"``).
 
     Examples
     --------
@@ -475,6 +492,10 @@ def confidence_sequence(
     >>> seq = bacc.confidence_sequence([0, 0, 1, 1, 0, 1] * 20, [0, 0, 1, 0, 0, 1] * 20)
     >>> len(seq), bool(seq.lower[-1] <= seq.estimate[-1] <= seq.upper[-1])
     (120, True)
+    >>> bet = bacc.confidence_sequence([0, 0, 1, 1, 0, 1] * 20, [0, 0, 1, 0, 0, 1] * 20,
+    ...                                method="betting")
+    >>> bet.method, bool(bet.upper[29] - bet.lower[29] < seq.upper[29] - seq.lower[29])
+    ('betting', True)
     """
     c = check_confidence(confidence)
     check_metric(metric)
@@ -482,6 +503,12 @@ def confidence_sequence(
     if not isinstance(running_intersection, bool | np.bool_):
         raise BaccError(f"running_intersection must be True or False, got "
                         f"{type(running_intersection).__name__}")
+    if not isinstance(method, str) or method not in SEQUENCE_METHODS:
+        raise BaccError(f"method must be one of {', '.join(map(repr, SEQUENCE_METHODS))}, got "
+                        f"{method!r}")
+    if method == "betting" and tuned_for is not None:
+        raise BaccError("tuned_for is for method='anytime' (the mixture); the betting sequence "
+                        "needs no tuning")
     classes, (t, p) = encode({"y_true": y_true, "y_pred": y_pred}, labels=labels)
     total = t.size
     if times is not None:
@@ -509,30 +536,43 @@ def confidence_sequence(
     if metric == "accuracy":
         if tuned_for is not None and not np.isscalar(tuned_for):
             raise BaccError("tuned_for must be one number of examples for metric='accuracy'")
-        tuned = check_tuned_for(tuned_for)
         k = np.cumsum(correct)[at - 1].astype(float)
         n = at.astype(float)
-        lower, upper = engine.sequence_bounds(k, n, tuned, alpha, sides)
+        if method == "betting":
+            lower, upper = betting.stream_bounds(correct, at, alpha, sides,
+                                                 running=bool(running_intersection))
+            tuned_out = ()
+        else:
+            tuned = check_tuned_for(tuned_for)
+            lower, upper = engine.sequence_bounds(k, n, tuned, alpha, sides)
+            tuned_out = (float(tuned),)
         estimate = k / n
-        tuned_out = (float(tuned),)
         w = np.ones(1)
     else:
-        tuned = np.broadcast_to(check_tuned_for(tuned_for, classes), (n_classes,))
         n, k = n_by_class, k_by_class
         if weights is None:
             w = np.full(n_classes, 1.0 / n_classes)
         else:
             cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=classes)
             _, w = balanced_classes(cm, weights, empty="keep", warn=False)
-        tuned_arr = np.asarray(tuned, dtype=float)
-        if n_classes == 1:
-            lower, upper = engine.sequence_bounds(k[:, 0], n[:, 0], tuned_arr, alpha, sides)
+        if method == "betting":
+            if n_classes == 1:
+                lower, upper = betting.stream_bounds(correct, at, alpha, sides,
+                                                     running=bool(running_intersection))
+            else:
+                lower, upper = betting.weighted_stream_bounds(t, correct, at, w, alpha, sides)
+            tuned_out = ()
         else:
-            lower, upper = engine.weighted_bounds(k, n, np.broadcast_to(tuned_arr, k.shape), w,
-                                                  alpha, sides)
+            tuned = np.broadcast_to(check_tuned_for(tuned_for, classes), (n_classes,))
+            tuned_arr = np.asarray(tuned, dtype=float)
+            if n_classes == 1:
+                lower, upper = engine.sequence_bounds(k[:, 0], n[:, 0], tuned_arr, alpha, sides)
+            else:
+                lower, upper = engine.weighted_bounds(k, n, np.broadcast_to(tuned_arr, k.shape),
+                                                      w, alpha, sides)
+            tuned_out = tuple(float(x) for x in tuned)
         with np.errstate(divide="ignore", invalid="ignore"):
             estimate = np.where((n > 0).all(axis=1), (w * k / np.maximum(n, 1)).sum(axis=1), np.nan)
-        tuned_out = tuple(float(x) for x in tuned)
     if running_intersection:
         lower = np.maximum.accumulate(lower)
         upper = np.minimum.accumulate(upper)
@@ -544,7 +584,7 @@ def confidence_sequence(
         n=at, lower=lower, upper=upper, estimate=estimate, metric=metric, confidence=c,
         sides=sides, tuned_for=tuned_out, classes=tuple(classes),
         running_intersection=bool(running_intersection), weights=tuple(float(x) for x in w),
-        correct=k_by_class, support=n_by_class)
+        correct=k_by_class, support=n_by_class, method=method)
 
 
 def _check_order(times, total: int) -> None:

@@ -249,13 +249,15 @@ def _finite(x) -> float | None:
 
 @dataclass(frozen=True)
 class IntervalMethod:
-    """One row of the table of interval methods (:data:`METHODS`)."""
+    """One row of the table of interval methods (:data:`METHODS`); ``anytime``: a confidence
+    sequence, valid at every look of a stream and under any stopping rule."""
 
     name: str
     guaranteed: bool
     metrics: tuple[str, ...]
     title: str
     reference: str
+    anytime: bool = False
 
 
 #: Every interval method, exact (coverage guaranteed for every truth) or approximate, in the
@@ -276,7 +278,10 @@ METHODS = {
                        "Buehler bound: exact test inverted, nuisance maximised", "Buehler (1957)"),
         IntervalMethod("anytime", True, ("accuracy", "balanced_accuracy"),
                        "anytime-valid confidence sequence (beta-binomial mixture martingale)",
-                       "Robbins (1970); Howard et al. (2021)"),
+                       "Robbins (1970); Howard et al. (2021)", anytime=True),
+        IntervalMethod("betting", True, ("accuracy", "balanced_accuracy"),
+                       "anytime-valid confidence sequence by betting (hedged capital; labels in "
+                       "arrival order)", "Waudby-Smith & Ramdas (2024)", anytime=True),
         IntervalMethod("wald", False, ("accuracy", "balanced_accuracy"),
                        "Wald / normal approximation", "Sandler & Dirac (2024)"),
         IntervalMethod("wilson", False, ("accuracy", "balanced_accuracy"), "Wilson score",

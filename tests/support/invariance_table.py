@@ -387,6 +387,11 @@ ROWS: dict[str, Row] = {
             _seq(form, d.y_true), _seq(form, d.y_pred), weights=d.weights,
             running_intersection=False, looks=[len(d.y_true)]),
         forms=SEQ_FORMS),
+    "confidence_sequence[betting]": Row(
+        lambda d, form: bacc.confidence_sequence(
+            _seq(form, d.y_true), _seq(form, d.y_pred), weights=d.weights, method="betting"),
+        forms=SEQ_FORMS, keeps=("relabel", "forms", "travel", "untouched"),
+        note="the bets depend on the order of arrival, so rows are not shuffled"),
     "approx_interval": Row(
         lambda d, form: bacc.approx_interval(_matrix(form, d.cm()), weights=d.weights),
         forms=MATRIX_FORMS),

@@ -865,7 +865,8 @@ def plot_sequence(
     ax = fig.subplots()
     level = fmt.percent(seq.confidence, precise=True)
     ax.fill_between(n, seq.lower, seq.upper, color=GREEN, alpha=0.25, lw=0, step="post",
-                    label=f"{level} anytime-valid sequence")
+                    label=f"{level} anytime-valid sequence"
+                          + (" (betting)" if seq.method == "betting" else ""))
     ax.plot(n, seq.estimate, color=GREEN, lw=0.9, label=f"sample {what}")
     if fixed is not None:
         lo, hi = (np.asarray(v, dtype=float) for v in fixed)

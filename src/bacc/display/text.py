@@ -526,7 +526,7 @@ def interval_title(iv) -> str:
     what = "balanced accuracy" if iv.metric == "balanced_accuracy" else "accuracy"
     sides = f"{fmt.percent(iv.confidence, precise=True)} {_SIDES[iv.sides]}"
     method = METHODS[iv.method]
-    if iv.method == "anytime":
+    if method.anytime:
         return (
             f"Anytime-valid {sides} confidence {'interval' if iv.sides == 'two' else 'bound'} "
             f"for the {what}, valid at every look ({method.title}; {method.reference})"
@@ -560,7 +560,7 @@ def interval_class_caption(iv) -> str:
     from ..intervals import METHODS
 
     each = METHODS[iv.per_class[0].method].title
-    if iv.method == "anytime":
+    if METHODS[iv.method].anytime:
         return (
             f"per class (each class's own sequence at "
             f"{fmt.percent(iv.confidence, precise=True)}, valid at every look, for reference):"

@@ -10,4 +10,7 @@
 * :mod:`.anytime`: anytime-valid bounds: the beta-binomial mixture martingale of each class,
   the bounds of a weighted average of class accuracies from the product of the classes'
   martingales, and the stopping and alarm tests built on them.
+* :mod:`.betting`: anytime-valid bounds by betting: the hedged capital process of each class
+  (Waudby-Smith & Ramdas 2024), its interval certified on cells of null values, and the bounds
+  of a weighted average of class accuracies from the product of the classes' capitals.
 """

@@ -1,0 +1,311 @@
+"""Anytime-valid bounds by betting: the hedged capital process of each class and their product.
+
+For one class whose examples arrive as ``x_1, x_2, ...`` (1 = correct, 0 = wrong) with true
+accuracy ``p``, and a null value ``m``, the two capital processes
+
+    K+_t(m) = prod_{i <= t} (1 + l+_i(m) (x_i - m)),   l+_i(m) = min(l_i, c / m),
+    K-_t(m) = prod_{i <= t} (1 - l-_i(m) (x_i - m)),   l-_i(m) = min(l_i, c / (1 - m)),
+
+bet on the accuracy being above (below) ``m``. Each bet ``l_i`` is fixed before ``x_i`` is seen
+(the predictable plug-in of Waudby-Smith & Ramdas 2024, eq. 26: ``sqrt(2 log(1 / a) / (s2 i
+log(1 + i)))`` with ``s2`` the regularised running variance of the examples before the i-th), so
+each factor has mean 1 when ``p = m`` and both are nonnegative martingales; so is the hedged
+capital ``K_t(m) = theta K+_t(m) + (1 - theta) K-_t(m)``. By Ville's inequality it ever reaches
+``1 / alpha`` with probability at most ``alpha``: ``{m : K_t(m) < 1 / alpha}`` holds at every
+``t`` at once (Waudby-Smith & Ramdas 2024, theorem 3, the hedged capital; ``theta = 1/2``,
+truncation ``c = 1/2``, prior mean 1/2 and variance 1/4 with one pseudo-example, the defaults of
+their reference implementation). One-sided bounds put all of ``alpha`` on one process
+(``theta = 1`` or ``0``).
+
+The bets adapt to the data and are largest early, so the sequence is narrow after few labels,
+where a mixture tuned for a larger size is wide; the price is width at large sizes.
+
+Computed exactly, never on a grid alone: with ``x`` in {0, 1}, every factor of ``K+`` is positive
+and nonincreasing in ``m`` and every factor of ``K-`` positive and nondecreasing, so on a cell
+``[u, v]`` of values of ``m``
+
+    K_t(m) >= theta K+_t(v) + (1 - theta) K-_t(u),
+
+and a cell whose bound reaches ``1 / alpha`` holds no point of the set. The reported interval
+is the hull of the cells not so excluded: it contains the whole set (a guarantee that a grid of
+points inside the set does not give) and is wider than the set's hull by at most one cell at
+each end. Following the running intersection, the cells are laid anew over the current interval
+whenever it has shrunk to half of the grid's span, so the resolution follows the width
+(a cell is at most 1/500 of it).
+
+Several classes: each example updates only its own class's capital, so the product of the
+classes' hedged capitals is a martingale of the stream, and a bound of ``sum_i w_i p_i`` is the
+minimum (maximum) of that average over ``{p : sum_i log K_i(p_i) < log(1 / alpha)}``, bounded by
+its Lagrange dual over the certified cells (weak duality: valid whatever the set's shape), as
+for the mixture of :mod:`.anytime`.
+
+References
+----------
+Waudby-Smith, I. & Ramdas, A. (2024). Estimating means of bounded random variables by betting.
+Journal of the Royal Statistical Society, Series B 86, 1-27 (section 4, hedged capital,
+eq. 26-27, theorem 3).
+Ville, J. (1939). Étude critique de la notion de collectif. Gauthier-Villars.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: Weight of the capital that bets on a higher accuracy (two-sided).
+THETA = 0.5
+#: Truncation of the bets: ``l+ <= c / m`` and ``l- <= c / (1 - m)``, so every factor >= 1 - c.
+TRUNCATION = 0.5
+#: The bets' regularisation: prior mean and variance of the examples, and its weight in examples.
+PRIOR_MEAN, PRIOR_VARIANCE, PSEUDO = 0.5, 0.25, 1.0
+#: Cells of the grid of null values (each end is resolved to about one cell).
+CELLS = 1000
+#: Labels handled per block (memory: block x cells); blocks double from the first size, so the
+#: cells are laid anew soon after the interval first narrows.
+_BLOCK = 512
+_FIRST_BLOCK = 32
+#: Golden-section iterations over the log of the dual multiplier.
+_DUAL_ITER = 48
+_INVPHI = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+def bets(x, alpha_side: float) -> np.ndarray:
+    """Predictable bets ``l_t`` of one class's stream ``x`` (0/1, arrival order).
+
+    ``l_t = sqrt(2 log(1 / alpha_side) / (s2_{t-1} t log(1 + t)))`` with the regularised running
+    mean and variance of the examples before the t-th (Waudby-Smith & Ramdas 2024, eq. 26).
+    """
+    x = np.asarray(x, dtype=float)
+    t = np.arange(1, x.size + 1, dtype=float)
+    mean = np.minimum((PSEUDO * PRIOR_MEAN + np.cumsum(x)) / (t + PSEUDO), 1.0)
+    var = (PSEUDO * PRIOR_VARIANCE + np.cumsum((x - mean) ** 2)) / (t + PSEUDO)
+    before = np.concatenate(([PRIOR_VARIANCE], var[:-1]))
+    with np.errstate(divide="ignore"):
+        lam = np.sqrt(2.0 * math.log(1.0 / alpha_side) / (before * t * np.log1p(t)))
+    return np.where(np.isfinite(lam), lam, 0.0)
+
+
+def edges(lo: float, hi: float, cells: int) -> np.ndarray:
+    """``cells + 1`` cell edges over ``[lo, hi]``, even in the arcsine scale (finer near 0 and 1,
+    where a proportion's interval is narrow)."""
+    a, b = math.asin(math.sqrt(lo)), math.asin(math.sqrt(hi))
+    e = np.sin(np.linspace(a, b, cells + 1)) ** 2
+    e[0], e[-1] = lo, hi
+    return e
+
+
+def _log_factors(x, lam, m):
+    """``log`` of each factor of ``K+`` and ``K-`` (shape ``(len(x), len(m))``)."""
+    d = x[:, None] - m[None, :]
+    with np.errstate(divide="ignore"):
+        up = np.minimum(lam[:, None], TRUNCATION / m[None, :])
+        down = np.minimum(lam[:, None], TRUNCATION / (1.0 - m[None, :]))
+    return np.log1p(up * d), np.log1p(-down * d)
+
+
+def _weights(sides: str):
+    """``log theta``, ``log (1 - theta)`` and the level each process's bets are set for."""
+    theta = {"two": THETA, "lower": 1.0, "upper": 0.0}[sides]
+    with np.errstate(divide="ignore"):
+        return math.log(theta) if theta > 0 else -math.inf, \
+            math.log1p(-theta) if theta < 1 else -math.inf, theta
+
+
+def _cell_bound(log_up, log_down, lw_up, lw_down):
+    """Lower bound of ``log K`` on each cell from the log capitals at the edges (last axis)."""
+    return np.logaddexp(lw_up + log_up[..., 1:], lw_down + log_down[..., :-1])
+
+
+def _capital(x, lam_up, lam_down, m):
+    """Cumulative log capitals at every label (rows) and null value ``m`` (columns)."""
+    up, _ = _log_factors(x, lam_up, m)
+    _, down = _log_factors(x, lam_down, m)
+    return np.cumsum(up, axis=0), np.cumsum(down, axis=0)
+
+
+def stream_bounds(x, looks, alpha: float, sides: str = "two", *, running: bool = True,
+                  cells: int = CELLS):
+    """Lower and upper ends of one class's (or the accuracy's) betting sequence at each look.
+
+    Parameters
+    ----------
+    x : array_like
+        1 (correct) or 0 (wrong) per example, in arrival order.
+    looks : array_like of int
+        Numbers of examples (increasing, within 1..len(x)) at which to report.
+    alpha : float
+        Error level of the whole sequence.
+    sides : {"two", "lower", "upper"}
+    running : bool
+        Report the running intersection over every example (then the cells, ``4 * cells`` over
+        [0, 1] at first, are laid anew, ``cells`` of them, over the interval as it narrows);
+        otherwise each example's own interval on the first grid.
+
+    Returns
+    -------
+    lower, upper : numpy.ndarray
+        At each look. A set that is empty (the capital at every value reached ``1 / alpha``,
+        an event of probability at most ``alpha``) gives ``lower = 1, upper = 0``.
+    """
+    x = np.asarray(x, dtype=float)
+    looks = np.asarray(looks, dtype=np.int64)
+    total = int(looks[-1]) if looks.size else 0
+    x = x[:total]
+    lw_up, lw_down, theta = _weights(sides)
+    lam_up = bets(x, alpha * theta) if theta > 0 else np.zeros(x.size)
+    lam_down = bets(x, alpha * (1.0 - theta)) if theta < 1 else np.zeros(x.size)
+    thr = math.log(1.0 / alpha)
+    lo_all = np.empty(total)
+    hi_all = np.empty(total)
+    lo_run, hi_run = 0.0, 1.0
+    grid = edges(0.0, 1.0, 4 * cells)
+    cap_up = np.zeros(grid.size)
+    cap_down = np.zeros(grid.size)
+    t = 0
+    while t < total:
+        stop = min(total, t + min(max(t, _FIRST_BLOCK), _BLOCK))
+        up, down = _capital(x[t:stop], lam_up[t:stop], lam_down[t:stop], grid)
+        up += cap_up
+        down += cap_down
+        bound = _cell_bound(up, down, lw_up, lw_down)
+        inside = bound < thr
+        some = inside.any(axis=1)
+        first = np.argmax(inside, axis=1)
+        last = inside.shape[1] - 1 - np.argmax(inside[:, ::-1], axis=1)
+        lo = np.where(some, grid[first], 1.0)
+        hi = np.where(some, grid[last + 1], 0.0)
+        if sides == "lower":
+            hi = np.where(some, 1.0, 0.0)
+        elif sides == "upper":
+            lo = np.where(some, 0.0, 1.0)
+        if running:
+            lo = np.maximum(np.maximum.accumulate(lo), lo_run)
+            hi = np.minimum(np.minimum.accumulate(hi), hi_run)
+        lo_all[t:stop], hi_all[t:stop] = lo, hi
+        cap_up, cap_down = up[-1], down[-1]
+        t = stop
+        if running:
+            lo_run, hi_run = float(lo[-1]), float(hi[-1])
+            span = grid[-1] - grid[0]
+            if hi_run > lo_run and hi_run - lo_run < 0.5 * span and t < total:
+                # lay the cells anew over the running interval: the capitals at the new edges
+                # are recomputed from the first example
+                grid = edges(lo_run, hi_run, cells)
+                cap_up, cap_down = np.zeros(grid.size), np.zeros(grid.size)
+                for s in range(0, t, _BLOCK):
+                    e = min(t, s + _BLOCK)
+                    u, d = _log_factors(x[s:e], lam_up[s:e], grid)[0], \
+                        _log_factors(x[s:e], lam_down[s:e], grid)[1]
+                    cap_up += u.sum(axis=0)
+                    cap_down += d.sum(axis=0)
+    return lo_all[looks - 1], hi_all[looks - 1]
+
+
+def class_cells(x, alpha: float, cells: int = 4 * CELLS):
+    """Certified lower bounds of one class's two-sided hedged log capital on every cell, after
+    each of its examples: an array of shape ``(len(x) + 1, cells)`` (row 0: no example, zero),
+    and the cell edges."""
+    x = np.asarray(x, dtype=float)
+    lw_up, lw_down, theta = _weights("two")
+    lam = bets(x, alpha * theta)
+    grid = edges(0.0, 1.0, cells)
+    out = np.zeros((x.size + 1, cells))
+    cap_up = np.zeros(grid.size)
+    cap_down = np.zeros(grid.size)
+    for s in range(0, x.size, _BLOCK):
+        e = min(x.size, s + _BLOCK)
+        up, down = _capital(x[s:e], lam[s:e], lam[s:e], grid)
+        up += cap_up
+        down += cap_down
+        out[s + 1:e + 1] = _cell_bound(up, down, lw_up, lw_down)
+        cap_up, cap_down = up[-1], down[-1]
+    return out, grid
+
+
+def weighted_stream_bounds(cls, correct, looks, w, alpha: float, sides: str = "two",
+                           cells: int = 4 * CELLS, chunk: int = 64):
+    """Bounds of the weighted average of class accuracies at each look of a stream.
+
+    ``cls`` holds each example's class (0..classes-1) and ``correct`` whether it was right, in
+    arrival order; the product of the classes' two-sided hedged capitals (one-sided bounds are
+    that end of the two-sided set) gives the set, and :func:`dual_bounds` its bounds.
+    """
+    cls = np.asarray(cls, dtype=np.int64)
+    correct = np.asarray(correct, dtype=float)
+    looks = np.asarray(looks, dtype=np.int64)
+    n_classes = len(w)
+    tables, grid = [], None
+    for j in range(n_classes):
+        table, grid = class_cells(correct[cls == j], alpha, cells)
+        tables.append(table)
+    onehot = np.zeros((cls.size, n_classes), dtype=np.int64)
+    onehot[np.arange(cls.size), cls] = 1
+    seen = np.cumsum(onehot, axis=0)[looks - 1]
+    lower, upper = np.zeros(looks.size), np.ones(looks.size)
+    for s in range(0, looks.size, chunk):
+        e = min(looks.size, s + chunk)
+        bound = np.stack([tables[j][seen[s:e, j]] for j in range(n_classes)], axis=1)
+        lower[s:e], upper[s:e] = dual_bounds(bound, grid, w, alpha, sides)
+    return lower, upper
+
+
+def dual_bounds(bound, grid, w, alpha: float, sides: str = "two"):
+    """Bounds of ``sum_i w_i p_i`` over ``{p : sum_i log K_i(p_i) < log(1 / alpha)}``.
+
+    ``bound`` has shape ``(looks, classes, cells)``: each class's certified lower bound of its log
+    capital on each cell (edges ``grid``). For a multiplier ``mu > 0`` the lower bound
+    ``sum_i min_cells (w_i u + mu bound_i) - mu log(1/alpha)`` (``u`` a cell's lower edge) is
+    below the minimum over the set (weak duality, and each cell's terms are below the values
+    inside it); it is concave in ``mu`` and maximised by golden section over ``log mu``. The
+    upper bound mirrors it with the cells' upper edges.
+    """
+    w = np.asarray(w, dtype=float)[None, :, None]
+    thr = math.log(1.0 / alpha)
+    left, right = grid[:-1], grid[1:]
+    # a cell where a class's capital alone, with every other class at its smallest, reaches the
+    # threshold holds no point of the set: the relaxation is over the product of what remains
+    # (a superset of the set, so still below its minimum, and tighter)
+    lowest = bound.min(axis=2, keepdims=True)
+    rest = lowest.sum(axis=1, keepdims=True) - lowest
+    keep = bound + rest < thr
+    low_obj = np.where(keep, w * left, np.inf)
+    high_obj = np.where(keep, w * right, -np.inf)
+    finite = np.where(keep, bound, 0.0)
+
+    def lower_value(u):
+        mu = np.exp(u)[:, None, None]
+        return np.min(low_obj + mu * finite, axis=2).sum(axis=1) - mu[:, 0, 0] * thr
+
+    def upper_value(u):
+        mu = np.exp(u)[:, None, None]
+        return -(np.max(high_obj - mu * finite, axis=2).sum(axis=1) + mu[:, 0, 0] * thr)
+
+    looks = bound.shape[0]
+    lower, upper = np.zeros(looks), np.ones(looks)
+    if sides in ("two", "lower"):
+        lower = np.clip(_golden_max(lower_value, looks), 0.0, 1.0)
+    if sides in ("two", "upper"):
+        upper = np.clip(-_golden_max(upper_value, looks), 0.0, 1.0)
+    return lower, upper
+
+
+def _golden_max(fun, size: int, lo: float = -30.0, hi: float = 12.0):
+    """Largest value of a function unimodal in ``u`` met by golden section over ``[lo, hi]``
+    (vectorised over rows); every value met is a valid bound, so the best is returned."""
+    a, b = np.full(size, lo), np.full(size, hi)
+    c = b - _INVPHI * (b - a)
+    d = a + _INVPHI * (b - a)
+    fc, fd = fun(c), fun(d)
+    best = np.maximum(np.maximum(fc, fd), np.maximum(fun(a), fun(b)))
+    for _ in range(_DUAL_ITER):
+        left = fc > fd
+        a, b = np.where(left, a, c), np.where(left, d, b)
+        c_new = np.where(left, b - _INVPHI * (b - a), d)
+        d_new = np.where(left, c, a + _INVPHI * (b - a))
+        point = np.where(left, c_new, d_new)
+        fp = fun(point)
+        best = np.maximum(best, fp)
+        fc, fd = np.where(left, fp, fd), np.where(left, fc, fp)
+        c, d = c_new, d_new
+    return best
