@@ -18,6 +18,10 @@ bacc's sequences are exact (root finding on the exact martingale; no asymptotic 
   for every sample size of every class at once; the bounds of the weighted average of the class
   accuracies are the minimum and maximum of that average over the resulting set (not a union of
   per-class intervals, whose split of the error level wastes width).
+* From the labels in arrival order, ``confidence_sequence(..., method="betting")``: each class's
+  hedged capital process (Waudby-Smith & Ramdas 2024), whose bets adapt to the labels seen; no
+  tuning, narrowest over the first tens of labels of each class, wider than a mixture tuned for
+  a larger size later.
 
 ``tuned_for`` is the number of examples per class at which the sequence is tightest. Fixed in
 advance (never from the data being bounded), it trades width there against width elsewhere;
@@ -30,6 +34,8 @@ Mathematical Statistics 41, 1397-1409.
 Howard, S. R., Ramdas, A., McAuliffe, J. & Sekhon, J. (2021). Time-uniform, nonparametric,
 nonasymptotic confidence sequences. Annals of Statistics 49, 1055-1080.
 Ville, J. (1939). Étude critique de la notion de collectif. Gauthier-Villars.
+Waudby-Smith, I. & Ramdas, A. (2024). Estimating means of bounded random variables by betting.
+Journal of the Royal Statistical Society, Series B 86, 1-27.
 """
 
 from __future__ import annotations
@@ -445,7 +451,8 @@ def confidence_sequence(
         no examples there, and its accuracy is unconstrained.
     looks : array_like of int, optional
         The numbers of labels at which to report (default every label). The running
-        intersection is taken over these looks.
+        intersection is taken over these looks (over every label for ``method="betting"`` with
+        one class or ``metric="accuracy"``: valid, and never wider).
     times : sequence, optional
         When each label arrived (numbers, datetimes or date strings), to check the order: the
         sequence is about the labels in the order they came, so times that go back are refused

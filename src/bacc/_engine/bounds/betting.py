@@ -95,12 +95,12 @@ def edges(lo: float, hi: float, cells: int) -> np.ndarray:
     return e
 
 
-def _log_factors(x, lam, m):
+def _log_factors(x, lam_up, lam_down, m):
     """``log`` of each factor of ``K+`` and ``K-`` (shape ``(len(x), len(m))``)."""
     d = x[:, None] - m[None, :]
     with np.errstate(divide="ignore"):
-        up = np.minimum(lam[:, None], TRUNCATION / m[None, :])
-        down = np.minimum(lam[:, None], TRUNCATION / (1.0 - m[None, :]))
+        up = np.minimum(lam_up[:, None], TRUNCATION / m[None, :])
+        down = np.minimum(lam_down[:, None], TRUNCATION / (1.0 - m[None, :]))
     return np.log1p(up * d), np.log1p(-down * d)
 
 
@@ -119,8 +119,7 @@ def _cell_bound(log_up, log_down, lw_up, lw_down):
 
 def _capital(x, lam_up, lam_down, m):
     """Cumulative log capitals at every label (rows) and null value ``m`` (columns)."""
-    up, _ = _log_factors(x, lam_up, m)
-    _, down = _log_factors(x, lam_down, m)
+    up, down = _log_factors(x, lam_up, lam_down, m)
     return np.cumsum(up, axis=0), np.cumsum(down, axis=0)
 
 
@@ -195,8 +194,7 @@ def stream_bounds(x, looks, alpha: float, sides: str = "two", *, running: bool =
                 cap_up, cap_down = np.zeros(grid.size), np.zeros(grid.size)
                 for s in range(0, t, _BLOCK):
                     e = min(t, s + _BLOCK)
-                    u, d = _log_factors(x[s:e], lam_up[s:e], grid)[0], \
-                        _log_factors(x[s:e], lam_down[s:e], grid)[1]
+                    u, d = _log_factors(x[s:e], lam_up[s:e], lam_down[s:e], grid)
                     cap_up += u.sum(axis=0)
                     cap_down += d.sum(axis=0)
     return lo_all[looks - 1], hi_all[looks - 1]
