@@ -231,3 +231,23 @@ def test_a_sequence_emptied_by_a_change_stays_defined():
     seq = bacc.confidence_sequence(y, p, metric="accuracy", method="betting")
     assert np.all(np.isfinite(seq.lower)) and np.all(np.isfinite(seq.upper))
     assert np.all(seq.lower <= seq.estimate + 1e-12) and np.all(seq.estimate <= seq.upper + 1e-12)
+
+
+def test_class_capital_rows_equal_the_whole_table_across_blocks_and_calls():
+    """The capital advanced block by block (512 examples) and call by call gives the same rows
+    as the whole cumulative table computed at once, for repeated, sparse and block-edge counts."""
+    x = _stream(1500, 0.8, 41)
+    grid = betting.edges(0.0, 1.0, 300)
+    lam = betting.bets(x, ALPHA / 2)
+    d = x[:, None] - grid[None, :]
+    with np.errstate(divide="ignore"):  # 0.5 / 0 at the ends: the bet is the plug-in there
+        up_bet = np.minimum(lam[:, None], 0.5 / grid[None, :])
+        down_bet = np.minimum(lam[:, None], 0.5 / (1 - grid[None, :]))
+    up = np.cumsum(np.log1p(up_bet * d), axis=0)
+    down = np.cumsum(np.log1p(-down_bet * d), axis=0)
+    whole = np.logaddexp(math.log(0.5) + up[:, 1:], math.log(0.5) + down[:, :-1])
+    whole = np.vstack([np.zeros(300), whole])  # row c: after c examples
+    cap = betting.ClassCapital(x, ALPHA, grid)
+    asked = [np.array([0, 0, 1, 7]), np.array([7, 511, 512, 513]), np.array([1024, 1500, 1500])]
+    for counts in asked:
+        np.testing.assert_allclose(cap.rows(counts), whole[counts], rtol=0, atol=1e-9)

@@ -467,6 +467,8 @@ def confidence_sequence(
         adapt to the labels in the order they came (Waudby-Smith & Ramdas 2024); no tuning,
         narrower than the mixture over the first hundred or so labels of each class and wider
         later. Choose it before the labels are seen (see :ref:`which sequence <anytime-which>`).
+        It reads every label, whatever the looks: on a 2-core machine about 30 s per million
+        labels for the accuracy and 80 s for the balanced accuracy of two classes.
 
     Returns
     -------

@@ -200,25 +200,47 @@ def stream_bounds(x, looks, alpha: float, sides: str = "two", *, running: bool =
     return lo_all[looks - 1], hi_all[looks - 1]
 
 
-def class_cells(x, alpha: float, cells: int = 4 * CELLS):
-    """Certified lower bounds of one class's two-sided hedged log capital on every cell, after
-    each of its examples: an array of shape ``(len(x) + 1, cells)`` (row 0: no example, zero),
-    and the cell edges."""
-    x = np.asarray(x, dtype=float)
-    lw_up, lw_down, theta = _weights("two")
-    lam = bets(x, alpha * theta)
-    grid = edges(0.0, 1.0, cells)
-    out = np.zeros((x.size + 1, cells))
-    cap_up = np.zeros(grid.size)
-    cap_down = np.zeros(grid.size)
-    for s in range(0, x.size, _BLOCK):
-        e = min(x.size, s + _BLOCK)
-        up, down = _capital(x[s:e], lam[s:e], lam[s:e], grid)
-        up += cap_up
-        down += cap_down
-        out[s + 1:e + 1] = _cell_bound(up, down, lw_up, lw_down)
-        cap_up, cap_down = up[-1], down[-1]
-    return out, grid
+class ClassCapital:
+    """One class's two-sided hedged capital on fixed cells, advanced through its examples.
+
+    :meth:`rows` gives the certified lower bounds of the log capital on every cell after given
+    numbers of the class's examples (nondecreasing from call to call); only the rows asked for
+    are kept, so a long stream costs ``O(cells)`` memory per row asked for and per block.
+    """
+
+    def __init__(self, x, alpha: float, grid: np.ndarray):
+        self.x = np.asarray(x, dtype=float)
+        self.lw_up, self.lw_down, theta = _weights("two")
+        self.lam = bets(self.x, alpha * theta)
+        self.grid = grid
+        self.done = 0
+        self.up = np.zeros(grid.size)
+        self.down = np.zeros(grid.size)
+
+    def rows(self, counts) -> np.ndarray:
+        counts = np.asarray(counts, dtype=np.int64)
+        out = np.empty((counts.size, self.grid.size - 1))
+        i = 0
+        while i < counts.size:
+            # rows at the count reached so far
+            while i < counts.size and counts[i] == self.done:
+                out[i] = _cell_bound(self.up, self.down, self.lw_up, self.lw_down)
+                i += 1
+            if i == counts.size:
+                break
+            stop = min(int(counts[-1]), self.done + _BLOCK)
+            up, down = _capital(self.x[self.done:stop], self.lam[self.done:stop],
+                                self.lam[self.done:stop], self.grid)
+            up += self.up
+            down += self.down
+            j = i
+            while j < counts.size and counts[j] <= stop:
+                j += 1
+            take = counts[i:j] - self.done - 1
+            out[i:j] = _cell_bound(up[take], down[take], self.lw_up, self.lw_down)
+            self.up, self.down, self.done = up[-1], down[-1], stop
+            i = j
+        return out
 
 
 def weighted_stream_bounds(cls, correct, looks, w, alpha: float, sides: str = "two",
@@ -227,23 +249,21 @@ def weighted_stream_bounds(cls, correct, looks, w, alpha: float, sides: str = "t
 
     ``cls`` holds each example's class (0..classes-1) and ``correct`` whether it was right, in
     arrival order; the product of the classes' two-sided hedged capitals (one-sided bounds are
-    that end of the two-sided set) gives the set, and :func:`dual_bounds` its bounds.
+    that end of the two-sided set) gives the set, and :func:`dual_bounds` its bounds. The looks
+    are handled ``chunk`` at a time, each class's capital advanced to them (memory
+    ``O(chunk x classes x cells)``).
     """
     cls = np.asarray(cls, dtype=np.int64)
     correct = np.asarray(correct, dtype=float)
     looks = np.asarray(looks, dtype=np.int64)
     n_classes = len(w)
-    tables, grid = [], None
-    for j in range(n_classes):
-        table, grid = class_cells(correct[cls == j], alpha, cells)
-        tables.append(table)
-    onehot = np.zeros((cls.size, n_classes), dtype=np.int64)
-    onehot[np.arange(cls.size), cls] = 1
-    seen = np.cumsum(onehot, axis=0)[looks - 1]
+    grid = edges(0.0, 1.0, cells)
+    capital = [ClassCapital(correct[cls == j], alpha, grid) for j in range(n_classes)]
+    seen = np.stack([np.cumsum(cls == j)[looks - 1] for j in range(n_classes)], axis=1)
     lower, upper = np.zeros(looks.size), np.ones(looks.size)
     for s in range(0, looks.size, chunk):
         e = min(looks.size, s + chunk)
-        bound = np.stack([tables[j][seen[s:e, j]] for j in range(n_classes)], axis=1)
+        bound = np.stack([capital[j].rows(seen[s:e, j]) for j in range(n_classes)], axis=1)
         lower[s:e], upper[s:e] = dual_bounds(bound, grid, w, alpha, sides)
     return lower, upper
 
