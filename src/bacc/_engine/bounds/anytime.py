@@ -150,7 +150,7 @@ def log_mixture(p, k, n, c, side: str = "two") -> np.ndarray:
     return np.where(np.isnan(out), np.inf, out)
 
 
-def _golden(fun, lo, hi, iterations: int = _GOLDEN_ITER, maximize: bool = False):
+def golden(fun, lo, hi, iterations: int = _GOLDEN_ITER, maximize: bool = False):
     """Vectorised golden-section search of a unimodal ``fun`` on ``[lo, hi]``.
 
     Returns the point found, its value, and the best value seen at any evaluated point (for a
@@ -178,7 +178,7 @@ def minimum(k, n, c, side: str = "two"):
     """Where ``log M_n`` is smallest, and its value there (at most 0: the sample accuracy's
     likelihood ratio against every alternative is at most 1)."""
     k, n, c = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (k, n, c)))
-    x, v, _ = _golden(lambda p: log_mixture(p, k, n, c, side), np.zeros(k.shape), np.ones(k.shape))
+    x, v, _ = golden(lambda p: log_mixture(p, k, n, c, side), np.zeros(k.shape), np.ones(k.shape))
     return x, v
 
 
@@ -236,7 +236,7 @@ def _dual_lower(k, n, c, w, threshold, side, *, points: bool = False):
 
     def inner(u):
         lam = np.exp(u)[..., None]
-        x, v, _ = _golden(lambda p: w * p + lam * (log_mixture(p, k, n, c, side) - share),
+        x, v, _ = golden(lambda p: w * p + lam * (log_mixture(p, k, n, c, side) - share),
                           zero, at, _INNER_ITER)
         v0 = lam * (f0 - share)  # the endpoint p = 0, which golden section never evaluates
         use0 = v0 < v
@@ -354,20 +354,20 @@ def halfspace_minimum(k, n, tuned, w, target, alpha: float):
             p = np.clip(p, 0.0, 1.0)
             return np.sum(log_mixture(p, k, n, c, side), axis=-1)
 
-        x, g, _ = _golden(along, lo, hi)
+        x, g, _ = golden(along, lo, hi)
         point = np.clip(np.stack([x, (target - w[0] * x) / w[1]], axis=-1), 0.0, 1.0)
     else:
         zero = np.zeros(k.shape)
 
         def dual(log_mu):
             mu = np.exp(log_mu)[..., None]
-            x, v, _ = _golden(lambda p: log_mixture(p, k, n, c, side) + mu * w * p,
+            x, v, _ = golden(lambda p: log_mixture(p, k, n, c, side) + mu * w * p,
                               zero, at, _INNER_ITER)
             return v.sum(axis=-1) - mu[..., 0] * target, x
 
         shape = k.shape[:-1]
         lo_u, hi_u = np.full(shape, -_LOG_RANGE), np.full(shape, _LOG_RANGE)
-        u_best, _, g = _golden(lambda u: dual(u)[0], lo_u, hi_u, _DUAL_GRID, maximize=True)
+        u_best, _, g = golden(lambda u: dual(u)[0], lo_u, hi_u, _DUAL_GRID, maximize=True)
         _, point = dual(u_best)
     g = np.where(inside, m.sum(axis=-1), g)
     point = np.where(inside[..., None], at, point)

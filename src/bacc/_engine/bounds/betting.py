@@ -53,6 +53,8 @@ import math
 
 import numpy as np
 
+from .anytime import golden
+
 #: Weight of the capital that bets on a higher accuracy (two-sided).
 THETA = 0.5
 #: Truncation of the bets: ``l+ <= c / m`` and ``l- <= c / (1 - m)``, so every factor >= 1 - c.
@@ -67,7 +69,6 @@ _BLOCK = 512
 _FIRST_BLOCK = 32
 #: Golden-section iterations over the log of the dual multiplier.
 _DUAL_ITER = 48
-_INVPHI = (math.sqrt(5.0) - 1.0) / 2.0
 
 
 def bets(x, alpha_side: float) -> np.ndarray:
@@ -302,28 +303,13 @@ def dual_bounds(bound, grid, w, alpha: float, sides: str = "two"):
     looks = bound.shape[0]
     lower, upper = np.zeros(looks), np.ones(looks)
     if sides in ("two", "lower"):
-        lower = np.clip(_golden_max(lower_value, looks), 0.0, 1.0)
+        lower = np.clip(_best(lower_value, looks), 0.0, 1.0)
     if sides in ("two", "upper"):
-        upper = np.clip(-_golden_max(upper_value, looks), 0.0, 1.0)
+        upper = np.clip(-_best(upper_value, looks), 0.0, 1.0)
     return lower, upper
 
 
-def _golden_max(fun, size: int, lo: float = -30.0, hi: float = 12.0):
-    """Largest value of a function unimodal in ``u`` met by golden section over ``[lo, hi]``
-    (vectorised over rows); every value met is a valid bound, so the best is returned."""
-    a, b = np.full(size, lo), np.full(size, hi)
-    c = b - _INVPHI * (b - a)
-    d = a + _INVPHI * (b - a)
-    fc, fd = fun(c), fun(d)
-    best = np.maximum(np.maximum(fc, fd), np.maximum(fun(a), fun(b)))
-    for _ in range(_DUAL_ITER):
-        left = fc > fd
-        a, b = np.where(left, a, c), np.where(left, d, b)
-        c_new = np.where(left, b - _INVPHI * (b - a), d)
-        d_new = np.where(left, c, a + _INVPHI * (b - a))
-        point = np.where(left, c_new, d_new)
-        fp = fun(point)
-        best = np.maximum(best, fp)
-        fc, fd = np.where(left, fp, fd), np.where(left, fc, fp)
-        c, d = c_new, d_new
-    return best
+def _best(fun, size: int) -> np.ndarray:
+    """The largest value of a dual function met by golden section over ``log mu`` in
+    [-30, 12] (every value met is a valid bound, so the best one is kept)."""
+    return golden(fun, np.full(size, -30.0), np.full(size, 12.0), _DUAL_ITER, maximize=True)[2]
