@@ -50,7 +50,8 @@ are deterministic and slow to get (the betting CS: seconds per stream), so they 
 by a later run of the same (``--fresh`` recomputes them); the times are measured in every run.
 
 Run:  python benchmarks/bench_anytime_peers.py [--streams 200] [--jobs 2]
-      python benchmarks/bench_anytime_peers.py --quick   (5 streams; makes no environment)
+      python benchmarks/bench_anytime_peers.py --quick   (2 streams of 1 000 labels; makes no
+                                                          environment)
 """
 
 from __future__ import annotations
@@ -362,7 +363,7 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> N
 
     print(f"\ntime per stream (fastest of {repeat}, median over the timed streams); ratio "
           "peer / bacc of the same kind")
-    print(f"  {'method':<28}{'at the 7 looks':>16}{'ratio':>9}{'every label':>16}{'ratio':>9}")
+    print(f"  {'method':<28}{f'at the {len(LOOKS)} looks':>16}{'ratio':>9}{'every label':>16}{'ratio':>9}")
     b_looks = median(methods["bacc"]["seconds_at_looks"])
     for m in names:
         t_l, t_e = median(methods[m]["seconds_at_looks"]), median(methods[m]["seconds_every_label"])
@@ -381,7 +382,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--streams", type=int, default=200)
     ap.add_argument("--quick", action="store_true",
-                    help="5 streams, 1 timed, 1 call; peers only if their environments exist")
+                    help="2 streams of 1 000 labels, 1 timed, 1 call; peers only if their "
+                         "environments exist")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--t-opt", type=float, default=1000.0)
     ap.add_argument("--jobs", type=int, default=2, help="processes per peer for the widths")
@@ -394,8 +396,12 @@ def main() -> None:
     ap.add_argument("--fresh", action="store_true",
                     help="recompute the peers' widths even if kept from a run on the same streams")
     args = ap.parse_args()
-    streams = 5 if args.quick else args.streams
+    streams = 2 if args.quick else args.streams
     time_streams, repeat = (1, 1) if args.quick else (args.time_streams, 3)
+    if args.quick:
+        # a smoke test of every path: streams up to 1 000 labels
+        global LOOKS
+        LOOKS = LOOKS[LOOKS <= 1000]
 
     rng = np.random.default_rng(args.seed)
     x = (rng.random((len(PS), streams, int(LOOKS[-1]))) < np.array(PS)[:, None, None])

@@ -114,3 +114,31 @@ def test_random_small_posteriors_have_their_mode_at_the_highest_density():
             else:
                 # no grid point is noticeably higher
                 assert d.pdf(x) >= f.max() * (1 - 1e-7), (cm.tolist(), prior, x)
+
+
+@pytest.mark.parametrize(("a", "b"), [(2.5, 7.0), (40.0, 3.0), (300.0, 299.0), (1.2, 1.9)])
+def test_a_smooth_peak_is_found_by_newton_steps_to_the_closed_form(a, b):
+    """A smooth density with no candidate near its peak: the Newton path of ``find_mode``
+    gives the closed-form mode of a Beta law, ``(a - 1) / (a + b - 2)``, within 1e-8 sd, from
+    fewer density values than the zoom (which is what a kink beside the peak gets)."""
+    from bacc._engine.sums.mode import find_mode
+
+    law = stats.beta(a, b)
+    exact = (a - 1.0) / (a + b - 2.0)
+    sd = law.std()
+    counted = []
+
+    def pdf(x):
+        x = np.atleast_1d(x)
+        counted.append(x.size)
+        return law.pdf(x)
+
+    smooth = find_mode(pdf, 0.0, 1.0, law.mean(), sd, np.array([]))
+    n_smooth = sum(counted)
+    counted.clear()
+    # a candidate beside the peak (not at it) sends the search down the zoom
+    zoom = find_mode(pdf, 0.0, 1.0, law.mean(), sd, np.array([exact + 0.3 * sd]))
+    n_zoom = sum(counted)
+    assert abs(smooth - exact) <= 1e-8 * sd
+    assert abs(zoom - exact) <= 1e-6 * sd
+    assert n_smooth < 0.6 * n_zoom
