@@ -85,8 +85,10 @@ def expectation_methods(t_opt: float) -> dict:
     """expectation's Bernoulli CS (``modules.boundaries.bernoulli_confidence_interval``, a port
     of confseq's; what its sequential test of a proportion reports with the beta-binomial
     boundary), and its empirical-Bernstein confidence sequence class on [0, 1] (gamma-
-    exponential boundary, intrinsic time n times the sample variance), tuned at the intrinsic
-    time of ``t_opt`` examples under the true p (an oracle choice, in its favour)."""
+    exponential boundary, intrinsic time n times the sample variance) in two tunings: at the
+    intrinsic time of ``t_opt`` examples under the true p (an oracle choice no user can make,
+    in its favour), and at ``t_opt / 4``, the intrinsic time of ``t_opt`` examples at the
+    largest variance, 1/4 (the tuning the beta-binomial mixtures use, knowing nothing of p)."""
     from expectation.confseq.confidenceconfig import EmpiricalBernsteinConfig
     from expectation.confseq.confidencesequence import EmpiricalBernsteinConfidenceSequence
     from expectation.modules.boundaries import bernoulli_confidence_interval
@@ -96,12 +98,13 @@ def expectation_methods(t_opt: float) -> dict:
         return each_look("expectation beta-binomial", lambda kk, n: bernoulli_confidence_interval(
             kk, n, ALPHA, t_opt, ALPHA), k, looks)
 
-    def bernstein(x: np.ndarray, looks: np.ndarray, p: float):
+    def bernstein(x: np.ndarray, looks: np.ndarray, p: float, oracle: bool = True,
+                  name: str = "expectation emp. Bernstein"):
         # the state is sums and a Welford sum of squares whose batch update is exact, so feeding
         # the labels between two looks at once gives the state of feeding them one by one
+        v_opt = max(t_opt * p * (1 - p), 1e-3) if oracle else t_opt / 4.0
         config = EmpiricalBernsteinConfig(alpha=ALPHA, alpha_opt=ALPHA, lower_bound=0.0,
-                                          upper_bound=1.0, c=1.0,
-                                          v_opt=max(t_opt * p * (1 - p), 1e-3))
+                                          upper_bound=1.0, c=1.0, v_opt=v_opt)
         cs = EmpiricalBernsteinConfidenceSequence(config=config)
         lo, up = np.full(looks.size, np.nan), np.full(looks.size, np.nan)
         start, xf = 0, x.astype(float)
@@ -110,7 +113,7 @@ def expectation_methods(t_opt: float) -> dict:
                 r = cs.update(xf[start:n])
             except Exception as exc:  # noqa: BLE001 - its state is left as it was: the labels
                 # not taken are fed again with the next look's
-                FAILURES.setdefault("expectation emp. Bernstein", []).append(
+                FAILURES.setdefault(name, []).append(
                     f"k={int(xf[:n].sum())}, n={n}: {type(exc).__name__}: {exc}")
                 continue
             start = n
@@ -128,6 +131,13 @@ def expectation_methods(t_opt: float) -> dict:
             call="expectation.confseq.EmpiricalBernsteinConfidenceSequence(EmpiricalBernstein"
                  f"Config(alpha=0.05, lower_bound=0, upper_bound=1, c=1, v_opt={t_opt:g}"
                  "*p*(1-p))).update(labels since the last look)",
+            running_intersection=False),
+        "expectation emp-Bern t/4": dict(
+            at_looks=lambda x, looks, p: bernstein(x, looks, p, oracle=False,
+                                                   name="expectation emp-Bern t/4"),
+            every=None,
+            call=f"the same with v_opt={t_opt / 4.0:g} (= {t_opt:g} / 4: the mixtures' "
+                 "tuning, no knowledge of p)",
             running_intersection=False),
     }
 

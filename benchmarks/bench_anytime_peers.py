@@ -277,7 +277,8 @@ def report(methods: dict, x: np.ndarray, cp_width: np.ndarray, repeat: int) -> N
     short = {"bacc": "bacc", "bacc running ∩": "bacc ∩", "bacc betting": "bacc bet",
              "confseq conjmix": "cs conjmix",
              "confseq hedged": "cs hedged", "expectation beta-binomial": "ex beta-bin",
-             "expectation emp. Bernstein": "ex emp-Bern"}
+             "expectation emp. Bernstein": "ex emp-Bern",
+             "expectation emp-Bern t/4": "ex eB t/4"}
     short = {m: short.get(m, m[:12]) for m in names}
 
     def ours(m: str) -> str:
