@@ -352,10 +352,12 @@ class SumDistribution(ContinuousDistribution):
 
         Otherwise (a class whose density jumps or diverges at an end: a perfect or all-wrong
         class) the density may peak at a kink or a singular point where the components' ends
-        meet: :func:`bacc._engine.sums.mode.find_mode` zooms in on the highest density with those
-        points among the candidates, returns such a point exactly when the zoom closes on it,
-        polishes a smooth peak by a parabola, and verifies the answer against the density
-        ``1e-6`` sd to either side.
+        meet: :func:`bacc._engine.sums.mode.find_mode` takes the highest of 49 density values
+        with those points among them; where none lies near it, the peak is smooth there and
+        Newton steps on the slope find it; otherwise it zooms in on the highest density,
+        returns such a point exactly when the zoom closes on it, or polishes a smooth peak by a
+        parabola. Either way the answer is verified against the density ``1e-6`` sd to either
+        side.
         """
         lo_s, hi_s = self._support
         sd = self.std()
