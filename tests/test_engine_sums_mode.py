@@ -142,3 +142,25 @@ def test_a_smooth_peak_is_found_by_newton_steps_to_the_closed_form(a, b):
     assert abs(smooth - exact) <= 1e-8 * sd
     assert abs(zoom - exact) <= 1e-6 * sd
     assert n_smooth < 0.6 * n_zoom
+
+
+@pytest.mark.parametrize(("peak", "spacing"), [(0.2, (1.0, 1.0)), (-0.35, (0.5, 1.5)), (0.9, (2.0, 1.0))])
+def test_the_newton_path_starts_at_the_vertex_of_the_grid_parabola(peak, spacing):
+    """On a parabola the vertex through three grid values (equally spaced or not) is the peak
+    itself: the first Newton step from it is below 1e-8 sd, so one evaluation of three values
+    settles it."""
+    from bacc._engine.sums.mode import _smooth_peak
+
+    d1, d2 = spacing
+    x3 = np.array([-d1, 0.0, d2])
+    calls = []
+
+    def value(x):
+        x = np.asarray(x, dtype=float)
+        calls.append(x.size)
+        return 10.0 - (x - peak) ** 2
+
+    x, broad = _smooth_peak(value, x3, value(x3), 1.0, False)
+    calls.pop(0)  # the grid values themselves
+    assert x == pytest.approx(peak, abs=1e-12) and not broad
+    assert calls == [3]

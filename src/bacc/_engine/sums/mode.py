@@ -143,10 +143,11 @@ def _smooth_peak(value, x3: np.ndarray, f3: np.ndarray, sd: float,
     if not (np.all(np.isfinite(f3)) and b - a > 4.0 * h):
         return None, False
     d1, d2 = x3[1] - x3[0], x3[2] - x3[1]
-    # vertex of the parabola through three unequally spaced points
-    num = d1**2 * (f3[1] - f3[2]) + d2**2 * (f3[1] - f3[0])
-    den = d1 * (f3[1] - f3[2]) - d2 * (f3[1] - f3[0])
-    x = float(x3[1] + 0.5 * num / den) if den != 0 else float(x3[1])
+    # vertex of the parabola through three unequally spaced points: with t = x - x3[1],
+    # f = f3[1] + b t + a t^2 and the vertex at -b / (2 a)
+    up, down = f3[2] - f3[1], f3[0] - f3[1]
+    curv = d2 * down + d1 * up  # a d1 d2 (d1 + d2)
+    x = float(x3[1] - 0.5 * (d1**2 * up - d2**2 * down) / curv) if curv < 0 else float(x3[1])
     x = min(max(x, a + h), b - h)
     width = 0.0
     for _ in range(12):
