@@ -103,6 +103,41 @@ def test_component_regimes_against_hyp1f1(a, b):
 
 
 @pytest.mark.parametrize(
+    ("a", "b", "s"),
+    [
+        (0.5, 10952.5, (6000.0, 9000.0, 13000.0)),
+        (0.5, 300.5, (50.0, 300.0, 600.0)),
+        (4725.5, 0.5, (4400.0, 6000.0, 8000.0)),
+        (1.0, 3000.0, (900.0, 2000.0, 3000.0)),
+        (1.0 / 3.0, 2000.0, (3000.0, 5000.0)),
+    ],
+)
+def test_power_quadrature_against_hyp1f1(a, b, s):
+    """(4b): the class with no (or every) example correct, where Gauss-Jacobi stops and the
+    asymptotic expansion has not started, against mpmath's 1F1 (its series needs up to 1e6
+    terms there)."""
+    c = rcf._Comp(a, b, 1.0, 1, 1.0)
+    got = c.power_quad(np.array(s))
+    assert got is not None
+    for si, g in zip(s, np.exp(got), strict=True):
+        with mp.workdps(20):
+            p, q, t = (a, b, si) if a <= b else (b, a, -si)
+            exact = complex(mp.hyp1f1(p, p + q, mp.mpc(0, t), maxterms=10**6)
+                            * mp.exp(mp.mpc(0, -t) * mp.mpf(p) / (p + q)))
+        assert abs(g - exact) < 1e-12, (si, abs(g - exact))
+
+
+def test_power_quadrature_declines_what_it_cannot_do():
+    """No concentrated end (both shapes small, or the mass spread over [0, 1]), a shape that
+    is not 1/r: the quadrature is not used (None) and mpmath is."""
+    s = np.array([5000.0, 9000.0])
+    assert rcf._Comp(0.5, 1.5, 1.0, 1, 1.0).power_quad(s) is None
+    assert rcf._Comp(0.5, 0.5, 1.0, 1, 1.0).power_quad(s) is None
+    assert rcf._Comp(0.7, 5000.0, 1.0, 1, 1.0).power_quad(s) is None
+    assert rcf._Comp(2.0, 5000.0, 1.0, 1, 1.0).power_quad(s) is None
+
+
+@pytest.mark.parametrize(
     ("a", "b"), [(3.0, 1e7), (1e7 + 1, 3.0), (0.5, 1e9), (3e7 + 1, 3e7 + 1), (9e6 + 1, 1e6 + 1)]
 )
 def test_series_of_narrow_components_against_hyp1f1(a, b):

@@ -270,7 +270,9 @@ class Population:
     balanced_accuracy : GridAverage
         Posterior of the population balanced accuracy (a distribution object).
     summary : PosteriorSummary
-        Its mean, median, mode and central interval.
+        Its mean, median, mode and central interval (computed on first access, as are
+        ``classes``, ``predictive``, ``verdict`` and ``subjects``: a run that needs only the
+        distribution, its CDF at a few points say, does not pay for them).
     p_above_chance : float
         ``P(population balanced accuracy > chance)``; ``micp`` reports ``1 - p_above_chance``
         (the "infraliminal probability").
@@ -295,16 +297,15 @@ class Population:
     correct: np.ndarray = field(repr=False)
     support: np.ndarray = field(repr=False)
     balanced_accuracy: GridAverage = field(repr=False)
-    summary: PosteriorSummary
     p_above_chance: float
     log_evidence: float
-    classes: tuple
-    predictive: PosteriorSummary
     fixed_effects: PosteriorSummary
     fixed_effects_p_above_chance: float
-    verdict: str
     notes: tuple
     _fits: tuple = field(repr=False, default=())
+    #: the population's grid (step, each class's start and density on it, the classes summed
+    #: exactly at an end): the classes' own posteriors are read from it
+    _grid: tuple = field(repr=False, default=())
 
     def __getstate__(self) -> dict:
         # the prior is a read-only mapping (a mappingproxy, which pickle refuses): it travels
@@ -317,6 +318,41 @@ class Population:
         state = dict(state)
         state["prior"] = types.MappingProxyType(dict(state["prior"]))
         self.__dict__.update(state)
+
+    @functools.cached_property
+    def summary(self) -> PosteriorSummary:
+        """Mean, median, mode and central interval of the population balanced accuracy."""
+        return _summary(self.balanced_accuracy, self.confidence)[0]
+
+    @functools.cached_property
+    def classes(self) -> tuple:
+        """Each class's population accuracy and between-subject spread
+        (:class:`PopulationClass`)."""
+        h, starts, dens, edge = self._grid
+        out = []
+        for i, f in enumerate(self._fits):
+            what = f"class {self.labels[i]!r}"
+            if i in edge or (_end_mass(f, h) > _EDGE_MASS):
+                acc = _edge_average([f], None, [f], what)
+            elif dens[i].size > 2:
+                acc = _grid_average([starts[i]], h, [dens[i]], what)
+            else:  # a point on the population's grid: its own grid instead
+                acc = _average([_population_part(f)], what)
+            spread, spread_sd = f.spread()
+            out.append(PopulationClass(label=self.labels[i], accuracy=_summary(acc, self.confidence)[0],
+                                       spread=spread, spread_sd=spread_sd, log_evidence=f.log_evidence))  # fmt: skip
+        return tuple(out)
+
+    @functools.cached_property
+    def predictive(self) -> PosteriorSummary:
+        """Summary of the posterior predictive distribution of a new subject's balanced
+        accuracy (:meth:`predictive_posterior` gives the distribution)."""
+        return _summary(self.predictive_posterior(), self.confidence)[0]
+
+    @functools.cached_property
+    def verdict(self) -> str:
+        """One sentence on how the population and the pooled (fixed-effects) answers relate."""
+        return _verdict(self.summary, self.fixed_effects, self.predictive, self.confidence)
 
     @functools.cached_property
     def subjects(self) -> tuple:
@@ -698,28 +734,14 @@ def population(
     else:
         dist = _grid_average(starts, h, dens, what)
     chance = 0.5 if l == 1 else 1.0 / l
-    summ, p_above = _summary(dist, c, chance)
-    classes = []
-    for i, f in enumerate(fits):
-        if i in edge or (_end_mass(f, h) > _EDGE_MASS):
-            acc = _edge_average([f], None, [f], f"class {names[i]!r}")
-        elif dens[i].size > 2:
-            acc = _grid_average([starts[i]], h, [dens[i]], f"class {names[i]!r}")
-        else:  # a point on the population's grid: its own grid instead
-            acc = _average([_population_part(f)], f"class {names[i]!r}")
-        spread, spread_sd = f.spread()
-        classes.append(PopulationClass(label=names[i], accuracy=_summary(acc, c)[0], spread=spread,
-                                       spread_sd=spread_sd, log_evidence=f.log_evidence))  # fmt: skip
-    pred = _summary(_subject_averages(fits, [None], subjects)[0], c)[0]
     fixed, fixed_p = _fixed_effects(k.sum(axis=1), n.sum(axis=1), c, chance)
     return Population(
         model=model, prior=types.MappingProxyType(dict(vars(pr))), labels=names,
         subject_names=subjects, confidence=c, chance=chance, correct=readonly(k),
-        support=readonly(n), balanced_accuracy=dist, summary=summ,
-        p_above_chance=float(p_above), log_evidence=float(sum(f.log_evidence for f in fits)),
-        classes=tuple(classes), predictive=pred, fixed_effects=fixed,
-        fixed_effects_p_above_chance=fixed_p, verdict=_verdict(summ, fixed, pred, c),
-        notes=tuple(notes), _fits=fits,
+        support=readonly(n), balanced_accuracy=dist, p_above_chance=float(dist.p_above(chance)),
+        log_evidence=float(sum(f.log_evidence for f in fits)), fixed_effects=fixed,
+        fixed_effects_p_above_chance=fixed_p, notes=tuple(notes), _fits=fits,
+        _grid=(h, tuple(starts), tuple(dens), tuple(edge)),
     )  # fmt: skip
 
 
