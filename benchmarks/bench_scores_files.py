@@ -22,7 +22,8 @@ curve at the same thresholds (when the baseline saw every row).
 Usage::
 
     python benchmarks/bench_scores_files.py                 # 10^8 rows (about 0.85 GB on disk)
-    python benchmarks/bench_scores_files.py --quick         # 10^7 rows
+    python benchmarks/bench_scores_files.py --quick         # 10^6 rows (a smoke test)
+    python benchmarks/bench_scores_files.py --rows 1e7      # 10^7 rows
     python benchmarks/bench_scores_files.py --rows 2e7 --max-thresholds 10000
 """
 
@@ -169,11 +170,11 @@ def main(argv=None) -> int:
     ap.add_argument("--rows", type=lambda s: int(float(s.replace("_", ""))), default=100_000_000)
     ap.add_argument("--max-thresholds", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=20240116)
-    ap.add_argument("--quick", action="store_true", help="10^7 rows instead of 10^8")
+    ap.add_argument("--quick", action="store_true", help="10^6 rows instead of 10^8 (a smoke test)")
     ap.add_argument("--no-baseline", action="store_true", help="measure bacc alone")
     args = ap.parse_args(argv)
     if args.quick:
-        args.rows = 10_000_000
+        args.rows = 1_000_000
     print(machine("numpy", "duckdb", "pyarrow", "sklearn"))
     with tempfile.TemporaryDirectory(prefix="bench-scores-") as tmp:
         path = Path(tmp) / "scores.parquet"
