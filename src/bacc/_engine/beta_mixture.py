@@ -181,6 +181,17 @@ def barycentric_matrix(pts: np.ndarray, w: np.ndarray, at: np.ndarray) -> np.nda
     return m
 
 
+def barycentric_values(pts: np.ndarray, w: np.ndarray, at: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The interpolant's values at ``at`` from its ``values`` at ``pts`` (barycentric weights
+    ``w``): ``barycentric_matrix(pts, w, at) @ values`` as the quotient of the two sums of the
+    second barycentric formula, without forming and normalising the matrix."""
+    d = at[:, None] - pts[None, :]
+    if (d == 0).any():
+        return barycentric_matrix(pts, w, at) @ values
+    q = w / d
+    return (q @ values) / q.sum(axis=1)
+
+
 @functools.lru_cache(maxsize=4)
 def _chebyshev(p: int):
     """Chebyshev points of the second kind on [-1, 1], their barycentric weights and the

@@ -58,7 +58,7 @@ import numpy as np
 from scipy import special as sc
 
 from .beta import posterior_parameters
-from .beta_mixture import barycentric_matrix, chebyshev_points
+from .beta_mixture import barycentric_matrix, barycentric_values, chebyshev_points
 
 __all__ = ["ClassFit", "NormalBinomialPrior", "BetaBinomialPrior"]
 
@@ -571,8 +571,8 @@ class ClassFit:
             u = (x - self._centre[r]) / (self._scale[r] * self._umax)
             inside = np.flatnonzero(np.abs(u) <= 1.0)
             if inside.size:
-                m = barycentric_matrix(self._cpts, self._cw, u[inside])
-                out[inside] += np.exp(m @ self._lp[r] - self.log_evidence)
+                lp = barycentric_values(self._cpts, self._cw, u[inside], self._lp[r])
+                out[inside] += np.exp(lp - self.log_evidence)
         return out * self._dv
 
     def logit_moments(self) -> tuple[float, float]:
