@@ -50,6 +50,23 @@ def test_log_mixture_equals_quadrature(side, p0, k, n, c):
     assert got == pytest.approx(_mixture_quadrature(p0, k, n, c, side), rel=1e-9, abs=1e-9)
 
 
+@pytest.mark.parametrize("side", ["two", "lower", "upper"])
+def test_mixture_of_fixed_counts_is_log_mixture_bit_for_bit(side):
+    """The searches' form (counts fixed, p varying) gives the very same floats as log_mixture,
+    at the ends (p = 0 and 1, ruled out or not), inside, and past the stable-form size."""
+    rng = np.random.default_rng(7)
+    n = rng.integers(0, 60, (50, 3)).astype(float)
+    k = np.floor(rng.uniform(0, 1, n.shape) * (n + 1)).clip(max=n)
+    c = rng.uniform(0.5, 300.0, n.shape)
+    for kk, nn in ((k, n), (k * 4e3, n * 4e3)):  # the second pass: n > 1e5 for some
+        f = engine.mixture_of(kk, nn, c, side)
+        for p in (np.zeros(n.shape), np.ones(n.shape), rng.uniform(0, 1, n.shape),
+                  np.full(n.shape, 1e-300), np.full(n.shape, 1 - 1e-16)):
+            want = engine.log_mixture(p, kk, nn, c, side)
+            got = f(p)
+            assert got.tobytes() == want.tobytes()
+
+
 @pytest.mark.parametrize("side", ["two", "lower"])
 @pytest.mark.parametrize("p,c", [(0.5, 10.0), (0.93, 125.0), (0.999, 30.0)])
 def test_the_mixture_is_a_martingale_under_its_null(side, p, c):

@@ -150,6 +150,29 @@ def log_mixture(p, k, n, c, side: str = "two") -> np.ndarray:
     return np.where(np.isnan(out), np.inf, out)
 
 
+def mixture_of(k, n, c, side: str = "two"):
+    """``p -> log_mixture(p, k, n, c, side)`` for counts fixed across a search: the same values
+    (the same operations in the same order), with what does not depend on ``p`` (the
+    conversions, the failures ``n - k``, the choice of formula) done once rather than at each of
+    a search's thousands of calls."""
+    k, n, c = (np.asarray(v, dtype=float) for v in (k, n, c))
+    if side != "two" or np.any(n > _STABLE_FROM):
+        return lambda p: log_mixture(p, k, n, c, side)
+    m = n - k
+    some_k, some_m = k > 0, m > 0
+
+    def value(p):
+        a, b = _prior(p, c)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out = (sc.betaln(a + k, b + m) - sc.betaln(a, b)
+                   - sc.xlogy(k, p) - sc.xlog1py(m, -p))
+        out = np.where((p <= 0.0) & some_k, np.inf, out)
+        out = np.where((p >= 1.0) & some_m, np.inf, out)
+        return np.where(np.isnan(out), np.inf, out)
+
+    return value
+
+
 def golden(fun, lo, hi, iterations: int = _GOLDEN_ITER, maximize: bool = False):
     """Vectorised golden-section search of a unimodal ``fun`` on ``[lo, hi]``.
 
@@ -178,7 +201,7 @@ def minimum(k, n, c, side: str = "two"):
     """Where ``log M_n`` is smallest, and its value there (at most 0: the sample accuracy's
     likelihood ratio against every alternative is at most 1)."""
     k, n, c = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (k, n, c)))
-    x, v, _ = golden(lambda p: log_mixture(p, k, n, c, side), np.zeros(k.shape), np.ones(k.shape))
+    x, v, _ = golden(mixture_of(k, n, c, side), np.zeros(k.shape), np.ones(k.shape))
     return x, v
 
 
@@ -191,10 +214,11 @@ def lower_root(k, n, c, threshold, side: str = "two") -> np.ndarray:
     at, _ = minimum(k, n, c, side)
     lo = np.zeros(k.shape)
     hi = at
-    inside0 = log_mixture(lo, k, n, c, side) < threshold
+    mixture = mixture_of(k, n, c, side)
+    inside0 = mixture(lo) < threshold
     for _ in range(_BISECT_ITER):
         mid = 0.5 * (lo + hi)
-        out = log_mixture(mid, k, n, c, side) >= threshold
+        out = mixture(mid) >= threshold
         lo = np.where(out, mid, lo)
         hi = np.where(out, hi, mid)
     return np.where(inside0, 0.0, lo)
@@ -232,16 +256,16 @@ def _dual_lower(k, n, c, w, threshold, side, *, points: bool = False):
     n_classes = k.shape[-1]
     share = threshold / n_classes
     zero = np.zeros(k.shape)
-    f0 = log_mixture(zero, k, n, c, side)
+    mixture = mixture_of(k, n, c, side)
+    f0 = mixture(zero)
 
     def inner(u):
         lam = np.exp(u)[..., None]
-        x, v, _ = golden(lambda p: w * p + lam * (log_mixture(p, k, n, c, side) - share),
-                          zero, at, _INNER_ITER)
+        x, v, _ = golden(lambda p: w * p + lam * (mixture(p) - share), zero, at, _INNER_ITER)
         v0 = lam * (f0 - share)  # the endpoint p = 0, which golden section never evaluates
         use0 = v0 < v
         x, v = np.where(use0, 0.0, x), np.where(use0, v0, v)
-        slope = np.sum(log_mixture(x, k, n, c, side), axis=-1) - threshold
+        slope = np.sum(mixture(x), axis=-1) - threshold
         d = v.sum(axis=-1)
         return np.where(np.isfinite(d), d, -np.inf), slope, x
 
@@ -349,20 +373,22 @@ def halfspace_minimum(k, n, tuned, w, target, alpha: float):
         hi = np.minimum(1.0, target / w[0])
         lo, hi = np.broadcast_to(lo, k.shape[:-1]), np.broadcast_to(hi, k.shape[:-1])
 
+        mixture = mixture_of(k, n, c, side)
+
         def along(p1):
             p = np.stack([p1, (target - w[0] * p1) / w[1]], axis=-1)
             p = np.clip(p, 0.0, 1.0)
-            return np.sum(log_mixture(p, k, n, c, side), axis=-1)
+            return np.sum(mixture(p), axis=-1)
 
         x, g, _ = golden(along, lo, hi)
         point = np.clip(np.stack([x, (target - w[0] * x) / w[1]], axis=-1), 0.0, 1.0)
     else:
         zero = np.zeros(k.shape)
+        mixture = mixture_of(k, n, c, side)
 
         def dual(log_mu):
             mu = np.exp(log_mu)[..., None]
-            x, v, _ = golden(lambda p: log_mixture(p, k, n, c, side) + mu * w * p,
-                              zero, at, _INNER_ITER)
+            x, v, _ = golden(lambda p: mixture(p) + mu * w * p, zero, at, _INNER_ITER)
             return v.sum(axis=-1) - mu[..., 0] * target, x
 
         shape = k.shape[:-1]
