@@ -61,6 +61,24 @@ def test_fpr_rank_is_the_smallest_qualifying_k(n):
             assert ost.fpr_rank(n, f, c) == int(k_all[ok].min()), (n, f, c)
 
 
+def test_ranks_asked_again_are_kept_and_unchanged():
+    """A simulation or a monitor asks for the ranks of one size again and again: they are kept
+    (functools.lru_cache), the same numbers as the brute-force search, and the ranks of an
+    int64 size are those of the int."""
+    for rank in (ost.recall_rank, ost.fpr_rank):
+        rank.cache_clear()
+    k_all = np.arange(1, 302)
+    want_fpr = int(k_all[stats.binom.cdf(k_all - 1, 300, 0.9) >= 0.95].min())
+    ok = stats.binom.sf(k_all[:300] - 1, 300, 0.1) >= 0.95
+    want_recall = int(k_all[:300][ok].max())
+    for _ in range(3):
+        assert ost.fpr_rank(300, 0.1, 0.95) == want_fpr
+        assert ost.recall_rank(np.int64(300), 0.9, 0.95) == want_recall
+        assert ost.recall_rank(300, 0.9, 0.95) == want_recall
+    assert ost.fpr_rank.cache_info().hits == 2 and ost.fpr_rank.cache_info().misses == 1
+    assert ost.recall_rank.cache_info().hits == 5 and ost.recall_rank.cache_info().misses == 1
+
+
 @pytest.mark.parametrize("n", [1, 3, 10, 25, 40])
 def test_ranks_by_exact_rational_sums(n):
     for r, c in [(0.9, 0.95), (0.8, 0.9), (0.5, 0.5), (0.95, 0.99)]:

@@ -42,6 +42,7 @@ of Probability 18, 1269-1283.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 
@@ -115,6 +116,12 @@ def _kth_smallest(s: np.ndarray, c: np.ndarray | None, k: int) -> float:
 
 # ----------------------------------------------------------------------------------------------
 # ranks
+#: Ranks depend on three numbers only, and a run that sets thresholds on many test sets of one
+#: size (a simulation, a monitor) asks for the same ones again: they are kept.
+_RANKS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=_RANKS_KEPT)
 def recall_rank(n: int, recall: float, confidence: float) -> int:
     """The largest ``k`` in ``1..n`` with ``P(Binom(n, 1 - recall) >= k) >= confidence``, 0 if none.
 
@@ -149,6 +156,7 @@ def recall_rank(n: int, recall: float, confidence: float) -> int:
     return k
 
 
+@functools.lru_cache(maxsize=_RANKS_KEPT)
 def fpr_rank(n: int, fpr: float, confidence: float) -> int:
     """The smallest ``k`` in ``1..n + 1`` with ``P(Binom(n, 1 - fpr) <= k - 1) >= confidence``.
 
