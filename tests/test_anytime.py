@@ -51,20 +51,28 @@ def test_log_mixture_equals_quadrature(side, p0, k, n, c):
 
 
 @pytest.mark.parametrize("side", ["two", "lower", "upper"])
-def test_mixture_of_fixed_counts_is_log_mixture_bit_for_bit(side):
-    """The searches' form (counts fixed, p varying) gives the very same floats as log_mixture,
-    at the ends (p = 0 and 1, ruled out or not), inside, and past the stable-form size."""
+def test_mixture_of_fixed_counts_at_every_null_and_at_the_ends(side):
+    """The searches' form (counts fixed once, nulls varying): a vector of nulls gives what each
+    null gives alone (the counts' precomputed parts line up with every shape), past the
+    stable-form size too; at p = 0 and 1 the value is +inf exactly where the data rule the null
+    out (a success against p = 0, a failure against p = 1) and otherwise the limit from inside."""
     rng = np.random.default_rng(7)
     n = rng.integers(0, 60, (50, 3)).astype(float)
     k = np.floor(rng.uniform(0, 1, n.shape) * (n + 1)).clip(max=n)
     c = rng.uniform(0.5, 300.0, n.shape)
     for kk, nn in ((k, n), (k * 4e3, n * 4e3)):  # the second pass: n > 1e5 for some
         f = engine.mixture_of(kk, nn, c, side)
-        for p in (np.zeros(n.shape), np.ones(n.shape), rng.uniform(0, 1, n.shape),
-                  np.full(n.shape, 1e-300), np.full(n.shape, 1 - 1e-16)):
-            want = engine.log_mixture(p, kk, nn, c, side)
-            got = f(p)
-            assert got.tobytes() == want.tobytes()
+        p = rng.uniform(0, 1, n.shape)
+        alone = np.array([[float(engine.mixture_of(kk[i, j], nn[i, j], c[i, j], side)(p[i, j]))
+                           for j in range(3)] for i in range(50)])
+        np.testing.assert_allclose(f(p), alone, rtol=1e-13, atol=0)
+        at0, at1 = f(np.zeros(n.shape)), f(np.ones(n.shape))
+        assert np.all(np.isposinf(at0[kk > 0])) and np.all(np.isposinf(at1[nn > kk]))
+        if side == "two":  # (a one-sided prior truncated to [1, 1] or [0, 0] has no mass)
+            assert np.all(np.isfinite(at0[kk == 0])) and np.all(np.isfinite(at1[nn == kk]))
+            near0, near1 = f(np.full(n.shape, 1e-13)), f(np.full(n.shape, 1 - 1e-13))
+            np.testing.assert_allclose(at0[kk == 0], near0[kk == 0], rtol=1e-6, atol=1e-6)
+            np.testing.assert_allclose(at1[nn == kk], near1[nn == kk], rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("side", ["two", "lower"])

@@ -355,3 +355,20 @@ def test_mean_of_tau_meets_the_rule_tolerance():
     assert float(np.sum(f.weight * f.tau**2)) == pytest.approx(m2, rel=1e-9)
     assert float(np.sum(f.weight * f.tau)) == pytest.approx(m1, rel=1e-8)
     assert f.nodes_used < 8193
+
+
+def test_factor_and_inverse_of_one_by_one_matrices_are_lapacks():
+    """Two classifiers (one contrast): the shortcut's square roots and reciprocals are the very
+    floats LAPACK's Cholesky factor and inverse give; larger matrices go to LAPACK."""
+    from bacc._engine.meta_analysis import _factor_and_inverse
+
+    rng = np.random.default_rng(3)
+    a = rng.uniform(1e-8, 5.0, (40, 7, 1, 1))
+    f, inv = _factor_and_inverse(a)
+    assert f.tobytes() == np.linalg.cholesky(a).tobytes()
+    assert inv.tobytes() == np.linalg.inv(a).tobytes()
+    b = rng.normal(size=(5, 3, 3))
+    b = b @ np.swapaxes(b, 1, 2) + 3 * np.eye(3)
+    f, inv = _factor_and_inverse(b)
+    np.testing.assert_allclose(f @ np.swapaxes(f, 1, 2), b, rtol=1e-12)
+    np.testing.assert_allclose(inv @ b, np.broadcast_to(np.eye(3), b.shape), atol=1e-12)

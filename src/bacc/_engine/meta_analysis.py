@@ -234,22 +234,27 @@ def _node_terms(tau: np.ndarray, z: np.ndarray, sc_: np.ndarray, prior: TauPrior
     return tuple(np.concatenate(x) for x in zip(*parts, strict=True))
 
 
+def _factor_and_inverse(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cholesky factors and inverses of a stack of positive-definite matrices (last two axes).
+    A 1 x 1 matrix (one contrast: two classifiers) takes its square root and reciprocal, what
+    LAPACK computes for it, without a call per matrix."""
+    if a.shape[-1] == 1:
+        return np.sqrt(a), 1.0 / a
+    return np.linalg.cholesky(a), np.linalg.inv(a)
+
+
 def _chunk_terms(tau: np.ndarray, z: np.ndarray, sc_: np.ndarray, prior: TauPrior):
     d = z.shape[1]
     eye = np.eye(d)
     V = sc_[None] + (tau**2)[:, None, None, None] * eye
-    # one contrast (two classifiers): the factor and inverse of a 1 x 1 matrix are its square
-    # root and reciprocal, which is what LAPACK computes for them, without a call per node
-    L = np.sqrt(V) if d == 1 else np.linalg.cholesky(V)  # (K, m, d, d)
+    L, v_inv = _factor_and_inverse(V)  # (K, m, d, d)
     logdet_v = 2.0 * np.sum(np.log(np.diagonal(L, axis1=2, axis2=3)), axis=(1, 2))
-    v_inv = 1.0 / V if d == 1 else np.linalg.inv(V)
     v_inv = 0.5 * (v_inv + np.swapaxes(v_inv, 2, 3))
     prec0 = 0.0 if prior.effect_sd is None else 1.0 / prior.effect_sd**2
     P = v_inv.sum(axis=1) + prec0 * eye
     b = np.einsum("kjab,jb->ka", v_inv, z)
-    LP = np.sqrt(P) if d == 1 else np.linalg.cholesky(P)
+    LP, P_inv = _factor_and_inverse(P)
     logdet_p = 2.0 * np.sum(np.log(np.diagonal(LP, axis1=1, axis2=2)), axis=1)
-    P_inv = 1.0 / P if d == 1 else np.linalg.inv(P)
     P_inv = 0.5 * (P_inv + np.swapaxes(P_inv, 1, 2))
     phi = np.einsum("kab,kb->ka", P_inv, b)
     quad = np.einsum("ja,kjab,jb->k", z, v_inv, z) - np.einsum("ka,ka->k", b, phi)

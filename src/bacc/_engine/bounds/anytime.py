@@ -123,49 +123,38 @@ def log_mixture(p, k, n, c, side: str = "two") -> np.ndarray:
 
     ``side="lower"`` is the one-sided mixture for a lower bound (prior truncated to
     ``q >= p``), ``"upper"`` its mirror. Values at ``p = 0`` and ``p = 1`` are the limits
-    (``inf`` where the data rule the null out).
+    (``inf`` where the data rule the null out). The formula lives in :func:`mixture_of`.
     """
-    if side == "upper":
-        return log_mixture(1.0 - np.asarray(p, dtype=float), np.asarray(n) - np.asarray(k), n, c,
-                           "lower")
-    p, k, n, c = (np.asarray(v, dtype=float) for v in (p, k, n, c))
-    a, b = _prior(p, c)
-    m = n - k
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        big = n > _STABLE_FROM
-        if np.any(big):
-            out = np.where(big, _log_ratio_large(p, k, n, a, b),
-                           sc.betaln(a + k, b + m) - sc.betaln(a, b)
-                           - sc.xlogy(k, p) - sc.xlog1py(m, -p))
-        else:
-            out = (sc.betaln(a + k, b + m) - sc.betaln(a, b)
-                   - sc.xlogy(k, p) - sc.xlog1py(m, -p))
-        if side == "lower":
-            # P(q >= p) under the posterior Beta(a + k, b + m), over the same under the prior
-            out = out + np.log(sc.betainc(b + m, a + k, 1.0 - p)) - np.log(sc.betainc(b, a, 1.0 - p))
-    # the limits at the ends: a null the data contradict (p = 0 with a success, p = 1 with a
-    # failure) is ruled out; otherwise the formula's value stands
-    out = np.where((p <= 0.0) & (k > 0), np.inf, out)
-    out = np.where((p >= 1.0) & (m > 0), np.inf, out)
-    return np.where(np.isnan(out), np.inf, out)
+    return mixture_of(k, n, c, side)(p)
 
 
 def mixture_of(k, n, c, side: str = "two"):
-    """``p -> log_mixture(p, k, n, c, side)`` for counts fixed across a search: the same values
-    (the same operations in the same order), with what does not depend on ``p`` (the
-    conversions, the failures ``n - k``, the choice of formula) done once rather than at each of
-    a search's thousands of calls."""
+    """``p -> log M_n(p)`` (see :func:`log_mixture`) for counts fixed across a search: what
+    does not depend on ``p`` (the conversions, the failures ``n - k``, the choice of formula)
+    is done once, rather than at each of a search's thousands of calls."""
+    if side == "upper":
+        lower = mixture_of(np.asarray(n) - np.asarray(k), n, c, "lower")
+        return lambda p: lower(1.0 - np.asarray(p, dtype=float))
     k, n, c = (np.asarray(v, dtype=float) for v in (k, n, c))
-    if side != "two" or np.any(n > _STABLE_FROM):
-        return lambda p: log_mixture(p, k, n, c, side)
     m = n - k
+    big = n > _STABLE_FROM
+    any_big = bool(np.any(big))
     some_k, some_m = k > 0, m > 0
 
     def value(p):
+        p = np.asarray(p, dtype=float)
         a, b = _prior(p, c)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = (sc.betaln(a + k, b + m) - sc.betaln(a, b)
                    - sc.xlogy(k, p) - sc.xlog1py(m, -p))
+            if any_big:
+                out = np.where(big, _log_ratio_large(p, k, n, a, b), out)
+            if side == "lower":
+                # P(q >= p) under the posterior Beta(a + k, b + m), over the same under the prior
+                out = (out + np.log(sc.betainc(b + m, a + k, 1.0 - p))
+                       - np.log(sc.betainc(b, a, 1.0 - p)))
+        # the limits at the ends: a null the data contradict (p = 0 with a success, p = 1 with
+        # a failure) is ruled out; otherwise the formula's value stands
         out = np.where((p <= 0.0) & some_k, np.inf, out)
         out = np.where((p >= 1.0) & some_m, np.inf, out)
         return np.where(np.isnan(out), np.inf, out)
