@@ -86,6 +86,36 @@ def pytest_cmdline_main(config):
             and config.option.dist == "no":
         # distributed (by here or by -n) and no --dist given: the groups stay in one worker
         config.option.dist = "loadgroup"
+    if config.pluginmanager.hasplugin("xdist") and config.option.numprocesses:
+        share_the_cores(config.option.numprocesses)
+
+
+#: The variables through which BLAS and OpenMP libraries read how many threads to start.
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def share_the_cores(workers, environ=os.environ, cores=None) -> int:
+    """Give each worker process its share of the cores for its BLAS threads.
+
+    numpy's and scipy's OpenBLAS start one thread per core in every process. With two workers on
+    two cores that is four threads on two cores, and OpenBLAS's threads wait for work by
+    spinning: measured on the 2-core machine, a run of three test files took 92-96 s (172-178 s
+    of CPU) against 73-74 s (134-136 s) with one thread per worker. The workers (and every
+    program they start: the command line, the site's build) inherit these variables, which
+    OpenBLAS reads when it loads, so they are set here, in the main process, before the workers
+    start. A variable already set is left as it is. Returns the threads given to each worker.
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    try:
+        workers = int(workers)
+    except (TypeError, ValueError):  # -n auto / logical: pytest-xdist starts one per core
+        workers = cores or 1
+    threads = max(1, (cores or 1) // max(1, workers))
+    for name in THREAD_VARIABLES:
+        environ.setdefault(name, str(threads))
+    return threads
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist
