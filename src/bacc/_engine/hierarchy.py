@@ -215,7 +215,8 @@ class ClassFit:
     def _subject_terms(self, x, v, moments: bool = False):
         """Per-subject log marginal likelihood, E[accuracy] and E[accuracy^2] at nodes.
 
-        ``x`` has shape (T, C), ``v`` shape (T,); returns arrays of shape (m_data, T, C).
+        ``x`` has shape (T, C), ``v`` shape (T,); returns arrays of shape (m_data, T, C) (the
+        moments only with ``moments``: otherwise they may be None or not filled in).
         Subjects with the same counts share one computation (many subjects of a few examples
         each have only a handful of distinct ``(k, n)``).
         """
@@ -235,6 +236,8 @@ class ClassFit:
         a, b = nu * sc.expit(x), nu * sc.expit(-x)
         logc = sc.gammaln(n + 1) - sc.gammaln(k + 1) - sc.gammaln(n - k + 1)
         ll = logc + _log_rising(a, k) + _log_rising(b, n - k) - _log_rising(nu, n)
+        if not moments:  # the fit's searches need the likelihoods only
+            return ll, None, None
         aa, bb = posterior_parameters(k, n, a, b)
         acc = aa / (aa + bb)
         return ll, acc, acc * (aa + 1) / (aa + bb + 1)
@@ -608,8 +611,13 @@ class ClassFit:
         live = self._lp.max(axis=1) > self._lp.max() - 46.0  # rows with weight above 1e-20
         rows, cols = np.nonzero((np.abs(u) <= 1.0) & live[:, None])
         # the log density is interpolated from the fine grid of its row by the degree-5 polynomial
-        # through the six nearest points (the fine grid resolves it to ~1e-12; the barycentric
-        # formula from the Chebyshev points would cost 33 terms a point)
+        # through the six nearest points (the barycentric formula from the Chebyshev points, as
+        # in logit_density, would cost 33 terms a point). Measured against the exact log density
+        # within 20 of a row's peak: errors to ~3e-9 (normal-binomial) and to ~1.5e-6, median
+        # 1e-7 (beta-binomial, where the Chebyshev form errs by up to 2e-7); the distribution's
+        # CDF agrees with the Chebyshev-based logit table's to 6e-8 at most, median 2e-9 (16
+        # one-class beta-binomial fits of 3-11 subjects of 20-400 examples; 3e-9 and 6e-11
+        # normal-binomial).
         f = self._lpf.shape[1]
         pos = (u[rows, cols] + 1.0) * 0.5 * (f - 1)
         j = np.clip(np.floor(pos).astype(np.int64) - 2, 0, f - 6)
