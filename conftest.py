@@ -7,7 +7,8 @@ counts them as deselected. ``pytest --full`` runs every test; ``scripts/test.sh`
 test command, and CI's) does.
 
 Both runs use two worker processes when pytest-xdist is installed (it is in the ``test`` extra),
-see ``pytest_cmdline_main`` below. Tests that share files outside their temporary folders run in
+see ``pytest_cmdline_main`` below, and each worker's BLAS runs on its share of the cores
+(``share_the_cores``). Tests that share files outside their temporary folders run in
 one worker: they carry ``@pytest.mark.xdist_group(...)`` and the run distributes with
 ``--dist loadgroup``.
 """

@@ -608,7 +608,7 @@ class ClassFit:
         g = np.asarray(g, dtype=float)
         x = sc.logit(g)
         u = (x[None, :] - self._centre[:, None]) / (self._scale * self._umax)[:, None]  # (T, n)
-        live = self._lp.max(axis=1) > self._lp.max() - 46.0  # rows with weight above 1e-20
+        live = self._lp.max(axis=1) > self._lp.max() - _DEAD  # rows with weight above 1e-20
         rows, cols = np.nonzero((np.abs(u) <= 1.0) & live[:, None])
         # the log density is interpolated from the fine grid of its row by the degree-5 polynomial
         # through the six nearest points (the barycentric formula from the Chebyshev points, as
