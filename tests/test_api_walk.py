@@ -191,3 +191,68 @@ def test_the_walk_covers_every_public_function():
     public = {n for n in bacc.__all__ if inspect.isfunction(getattr(bacc, n))}
     # counting needs a data source (tested in tests/test_counting.py and test_label_safety.py)
     assert public - set(CALLS) <= {"counts", "counts_from_long"}
+
+
+def _public_callables():
+    """Every public function and class of the package and its public modules, with the
+    public methods of each class."""
+    import importlib
+    import pkgutil
+
+    modules = [bacc] + [importlib.import_module(f"bacc.{m.name}")
+                        for m in pkgutil.iter_modules(bacc.__path__)
+                        if not m.name.startswith("_") and m.name not in ("cli", "sklearn")]
+    seen = {}
+    for mod in modules:
+        for name in getattr(mod, "__all__", ()):
+            obj = getattr(mod, name)
+            if not callable(obj):
+                continue
+            seen.setdefault(f"{obj.__module__}.{name}", obj)
+            if inspect.isclass(obj):
+                for m, f in inspect.getmembers(obj):
+                    if not m.startswith("_") and callable(f):
+                        seen.setdefault(f"{obj.__module__}.{name}.{m}", f)
+    return seen
+
+
+def test_every_default_path_is_deterministic():
+    """Anything that draws random numbers takes a seed whose default is fixed, so a call
+    without one gives the same numbers every time. A distribution's ``rvs`` is asked for fresh
+    draws and keeps numpy's and scipy's convention (None: fresh entropy)."""
+    checked, loose = [], []
+    for name, f in _public_callables().items():
+        try:
+            sig = inspect.signature(f)
+        except (TypeError, ValueError):
+            continue
+        for p in ("random_state", "seed"):
+            par = sig.parameters.get(p)
+            if par is None or par.default is inspect.Parameter.empty:
+                continue
+            checked.append(name)
+            if par.default is None and not name.endswith(".rvs"):
+                loose.append(name)
+    assert len(checked) >= 12 and "bacc.monitoring.false_alarm_rate" in checked
+    assert loose == []
+
+
+def test_simulated_plans_and_studies_repeat_without_a_seed():
+    """The paths that simulate by default give the same numbers twice: a five-class plan
+    (simulated assurance), a coverage study and a false-alarm rate."""
+    cm = [[20, 2, 1, 0, 0], [3, 15, 2, 0, 0], [1, 1, 9, 0, 1], [0, 0, 1, 5, 0],
+          [1, 0, 0, 0, 7]]
+    one, two = (bacc.plan_labels(cm, lower=0.55, max_labels=1500) for _ in range(2))
+    assert one.method == "simulate"
+    assert (one.labels, one.assurance) == (two.labels, two.assurance)
+    one, two = (bacc.coverage("union", [10, 10], [0.8, 0.7], n_simulations=300,
+                              metric="accuracy", progress=False).methods[0] for _ in range(2))
+    assert 0 < one.coverage < 1
+    assert (one.coverage, one.mean_width) == (two.coverage, two.mean_width)
+    from bacc.monitoring import false_alarm_rate
+
+    sup = np.full((10, 2), 40)
+    kw = {"base_support": 4 * sup, "alarm_at": 0.9, "n_simulations": 500}
+    rate, _ = false_alarm_rate(sup, np.full((10, 2), 0.9), **kw)
+    assert 0 < rate < 1
+    assert false_alarm_rate(sup, np.full((10, 2), 0.9), **kw) == (rate, _)

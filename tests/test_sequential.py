@@ -81,6 +81,32 @@ def test_stopping_times_equal_a_label_by_label_simulation_on_the_same_draws(sims
     assert plan.p_clear == np.mean(stop >= 0)
 
 
+@pytest.mark.parametrize("cm,kw", [
+    ([[20, 2, 1], [3, 15, 2], [1, 1, 9]], {"lower": 0.62, "max_labels": 16}),
+    ([[42, 3], [6, 4]], {"lower": 0.6, "mix": [0.8, 0.2], "max_labels": 300}),
+    (None, {"n_classes": 2, "accuracies": [0.9, 0.8], "lower": 0.78, "max_labels": 300}),
+])
+def test_the_steps_scanned_together_change_nothing(monkeypatch, cm, kw):
+    """The simulation draws and scans blocks of steps at once (its counts' paths do not
+    depend on when a stream stops): one step at a time, blocks that end anywhere, and blocks
+    held small by the memory cap give the same plan, number for number."""
+    import dataclasses
+
+    import bacc.sequential as seq
+
+    def plan(steps, cells=seq._BLOCK_CELLS):
+        monkeypatch.setattr(seq, "_BLOCK_STEPS", steps)
+        monkeypatch.setattr(seq, "_BLOCK_CELLS", cells)
+        return dataclasses.asdict(bacc.plan_sequential(cm, n_simulations=120, random_state=5,
+                                                       **kw))
+
+    one = plan(1)
+    assert 0 < one["p_clear"] < 1 and one["mean_labels"] > 0  # streams stop at many steps
+    assert plan(seq._BLOCK_STEPS) == one
+    assert plan(7) == one
+    assert plan(1000, cells=120 * 3 * 2) == one  # two steps per block
+
+
 @pytest.mark.slow
 def test_stopping_time_distribution_matches_an_independent_simulation_under_the_design_prior():
     """Posterior design prior from labels so far, labels in a mix: the plan's distribution

@@ -699,7 +699,7 @@ def false_alarm_rate(
     confidence: float = 0.95,
     prior: Any = (1.0, 1.0),
     n_simulations: int = 2000,
-    random_state: Any = None,
+    random_state: Any = 0,
 ) -> tuple[float, float]:
     """False-alarm rate per window of a decision rule, by simulation under no change.
 
@@ -723,7 +723,7 @@ def false_alarm_rate(
     n_simulations : int
         Simulated windows.
     random_state : None, int or numpy Generator
-        Makes the simulation repeatable.
+        Of the simulation (default 0, so runs repeat; None draws fresh entropy).
 
     Returns
     -------

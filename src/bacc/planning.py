@@ -680,7 +680,7 @@ def plan_labels(
     n_classes: int | None = None,
     method: str = "auto",
     n_simulations: int = 20_000,
-    random_state=None,
+    random_state=0,
     max_labels: int = 1_000_000,
     rows: str = "true",
     labels=None,
@@ -727,7 +727,7 @@ def plan_labels(
     n_simulations : int
         Simulated outcomes (``"simulate"``).
     random_state : None, int or numpy.random.Generator
-        For ``"simulate"``.
+        Seed of ``"simulate"`` (default 0, so the plan repeats; None draws fresh entropy).
     max_labels : int
         Largest number of further labels searched (default 10^6).
     rows, labels

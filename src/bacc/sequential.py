@@ -42,6 +42,10 @@ __all__ = ["SequentialPlan", "plan_sequential"]
 
 #: Points of the stopping-time distribution kept in a result.
 _GRID = 60
+#: Steps of the simulation drawn and scanned together, and the most counts (streams x steps x
+#: classes) held at once.
+_BLOCK_STEPS = 256
+_BLOCK_CELLS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -254,39 +258,12 @@ def plan_sequential(
     w = np.full(l, 1.0 / l)
     theta = np.broadcast_to(fixed, (sims, l)).copy() if fixed is not None else rng.beta(
         a, b, size=(sims, l))
-    k = np.tile(k0.astype(float), (sims, 1))
-    n = np.tile(n0.astype(float), (sims, 1))
-    stop = np.full(sims, -1, dtype=np.int64)
-    active = np.ones(sims, dtype=bool)
-    point = np.full((sims, l), np.nan)  # a point of the half-space still in the set
-    rows_idx = np.arange(sims)
-    for step in range(cap + 1):
-        if step > 0:
-            if shares is None:
-                cls = np.full(sims, int(np.argmin(n[0])))
-            else:
-                cls = rng.choice(l, size=sims, p=shares)
-            right = rng.random(sims) < theta[rows_idx, cls]
-            n[rows_idx, cls] += 1.0
-            k[rows_idx, cls] += right
-        idx = np.flatnonzero(active)
-        if idx.size == 0:
-            break
-        have = ~np.isnan(point[idx, 0])
-        check = idx.copy()
-        if have.any():
-            kept = idx[have]
-            value = np.sum(engine.log_mixture(point[kept], k[kept], n[kept], conc, "two"), axis=-1)
-            # the kept point is still in the set: some balanced accuracy <= lower is not ruled
-            # out, so the bound has not cleared (certain)
-            check = np.concatenate([idx[~have], kept[~(value < threshold)]])
-        if check.size:
-            g, pt = engine.halfspace_minimum(k[check], n[check], np.broadcast_to(tuned, (check.size, l)),
-                                             w, t, alpha)
-            cleared = g >= threshold
-            stop[check[cleared]] = step
-            active[check[cleared]] = False
-            point[check[~cleared]] = pt[~cleared]
+    stop = _stopping_times(k0, n0, theta, shares, cap, rng,
+                           lambda k, n, point: np.sum(engine.log_mixture(
+                               point, k, n, conc, "two"), axis=-1) < threshold,
+                           lambda k, n: engine.halfspace_minimum(
+                               k, n, np.broadcast_to(tuned, k.shape), w, t, alpha),
+                           threshold)
     cleared = stop >= 0
     p_clear = float(cleared.mean())
     mc_se = math.sqrt(max(p_clear * (1 - p_clear), 1e-300) / sims)
@@ -316,6 +293,100 @@ def plan_sequential(
         fixed_labels=fixed_n, fixed_assurance=float(fixed_plan.assurance),
         p_within_fixed=within, n_simulations=sims, mc_se=mc_se, prior=prior_text,
         classes=tuple(labs), message=message)
+
+
+
+def _stopping_times(k0, n0, theta, shares, cap, rng, still_inside, halfspace, threshold):
+    """The step (0 to ``cap``) at which each simulated stream's bound clears, -1 if never.
+
+    Stream ``s`` draws, at each step, a class (the least labelled one when ``shares`` is None,
+    else from ``shares``) and whether its label is right (with probability
+    ``theta[s, class]``), from ``rng`` in that order for every stream. It stops at the first
+    step where ``halfspace(k, n)``'s minimum reaches ``threshold``. That minimum is computed
+    only when the point of the half-space kept from the stream's last computation is no longer
+    ``still_inside(k, n, point)`` the set (certain when it says "not yet").
+
+    The counts' paths do not depend on when a stream stops, so they are drawn for a block of
+    steps at once, and the steps of a block are scanned together: each round computes, for
+    every stream that needs one, the half-space minimum at the first step of the block where
+    its kept point has left the set. Every stream meets exactly the computations of a scan
+    label by label, in fewer, larger calls.
+    """
+    sims, l = theta.shape
+    k = np.tile(k0.astype(float), (sims, 1))
+    n = np.tile(n0.astype(float), (sims, 1))
+    stop = np.full(sims, -1, dtype=np.int64)
+    point = np.full((sims, l), np.nan)  # a point of the half-space still in the set
+    sizes = n0.astype(float)  # the stratified design's class sizes, the same in every stream
+    block = int(max(1, min(_BLOCK_STEPS, _BLOCK_CELLS // (sims * l))))
+    first = 0
+    while first <= cap:
+        live = np.flatnonzero(stop < 0)
+        if live.size == 0:
+            break
+        steps = min(block, cap + 1 - first)
+        # the block's draws, in the order of a label-by-label scan: at each step a class for
+        # every stream (mixed design; the stratified design labels the least labelled class,
+        # the same for every stream), then whether each stream's label is right
+        j0 = 1 if first == 0 else 0  # step 0 is the counts so far: nothing drawn
+        cls = np.zeros((steps, sims), dtype=np.int64)
+        right = np.zeros((steps, sims), dtype=bool)
+        if shares is None:
+            for j in range(j0, steps):
+                cls[j] = c = int(np.argmin(sizes))
+                sizes[c] += 1.0
+            right[j0:] = rng.random((steps - j0, sims)) < theta[:, cls[j0:, 0]].T
+        else:
+            for j in range(j0, steps):
+                cls[j] = rng.choice(l, size=sims, p=shares)
+                right[j] = rng.random(sims) < theta[np.arange(sims), cls[j]]
+        cls, right = cls[:, live], right[:, live]
+        one = np.zeros((steps, live.size, l))
+        hit = np.zeros((steps, live.size, l))
+        jj = np.arange(j0, steps)[:, None]
+        ss = np.arange(live.size)[None, :]
+        one[jj, ss, cls[j0:]] = 1.0
+        hit[jj, ss, cls[j0:]] = right[j0:]
+        ns = n[live][None] + np.cumsum(one, axis=0)
+        ks = k[live][None] + np.cumsum(hit, axis=0)
+        n[live], k[live] = ns[-1], ks[-1]
+        ks = np.ascontiguousarray(ks.transpose(1, 0, 2))
+        ns = np.ascontiguousarray(ns.transpose(1, 0, 2))
+        _scan_block(ks, ns, live, first, stop, point, still_inside, halfspace, threshold)
+        first += steps
+    return stop
+
+
+def _scan_block(ks, ns, live, first, stop, point, still_inside, halfspace, threshold):
+    """One block of :func:`_stopping_times`: ``ks, ns`` of shape (streams, steps, classes) for
+    the streams ``live``; fills ``stop`` and ``point`` in place."""
+    m, steps, l = ks.shape
+    pos = np.zeros(m, dtype=np.int64)  # the next step of the block to look at
+    todo = np.arange(m)
+    while todo.size:
+        # the first step at or after pos where the kept point has left the set (or no point)
+        at = pos[todo].copy()
+        kept = ~np.isnan(point[live[todo], 0])
+        if kept.any():
+            r = todo[kept]
+            span = np.arange(steps)
+            later = span[None, :] >= pos[r, None]
+            rr, jj = np.nonzero(later)
+            inside = np.zeros((r.size, steps), dtype=bool)
+            inside[rr, jj] = still_inside(ks[r[rr], jj], ns[r[rr], jj], point[live[r[rr]]])
+            out = later & ~inside
+            has = out.any(axis=1)
+            at[kept] = np.where(has, np.argmax(out, axis=1), steps)
+        need = at < steps
+        todo, at = todo[need], at[need]
+        if todo.size == 0:
+            break
+        g, pt = halfspace(ks[todo, at], ns[todo, at])
+        cleared = g >= threshold
+        stop[live[todo[cleared]]] = first + at[cleared]
+        point[live[todo[~cleared]]] = pt[~cleared]
+        pos[todo] = at + 1
+        todo = todo[~cleared & (at + 1 < steps)]
 
 
 def _quantile(times: np.ndarray, q: float, cap: int) -> int | None:

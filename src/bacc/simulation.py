@@ -468,7 +468,7 @@ def coverage(
     *,
     confidence: float = 0.95,
     n_simulations: int = 100_000,
-    random_state=None,
+    random_state=0,
     metric: str = "balanced_accuracy",
     sides: str = "two",
     weights=None,
@@ -498,7 +498,8 @@ def coverage(
     n_simulations : int
         Number of simulated test sets.
     random_state : None, int or numpy.random.Generator
-        Seed or generator for :func:`numpy.random.default_rng`.
+        Seed or generator for :func:`numpy.random.default_rng` (default 0, so runs repeat; None
+        draws fresh entropy).
     metric : {"balanced_accuracy", "accuracy", "precision"}
         Target: ``sum w_i p_i``, the accuracy ``sum n_i p_i / sum n_i`` (class sizes fixed), or
         the precision of one class at ``prevalence``. For two classes (negatives first,
