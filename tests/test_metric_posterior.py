@@ -1,6 +1,7 @@
 """bacc.posterior_metric: sample values, exact posteriors, Monte Carlo posteriors, calibration.
 
 References are independent of bacc's code: mpmath quadrature for the one-dimensional integrals,
+Gauss-Jacobi product quadrature for the moments (double integrals),
 Monte Carlo of the Dirichlet model written here (its standard error stated), scikit-learn for
 the sample values, and simulation-based calibration (Talts et al. 2018) for the model as a
 whole.
@@ -354,32 +355,31 @@ def test_precision_interval_for_several_classes():
         precision_interval(np.eye(3) * 5, 1, [0.5, 0.0, 0.5])
 
 
-def mp_rate_moments(rate, sa, sb, fa, fb, pi):
-    """E[rate] and Var[rate] by nested mpmath quadrature over s and f (20 digits)."""
-    import mpmath as mp
+def rate_moments_reference(rate, sa, sb, fa, fb, pi):
+    """E[rate] and Var[rate] over ``s ~ Beta(sa, sb)``, ``f ~ Beta(fa, fb)`` by Gauss-Jacobi
+    product quadrature (scipy's nodes): the Beta densities are the rule's own weight, so only
+    the smooth rate is approximated by polynomials. The reference checks itself: 200 and 300
+    nodes per axis agree to 1e-13. (On the four designs below it agrees with nested mpmath
+    tanh-sinh quadrature at 20 digits to 6e-15, in a hundredth of a second rather than 4-7 s.)
+    """
+    from scipy.special import roots_jacobi
 
-    mp.mp.dps = 20
-    bs, bf = mp.beta(sa, sb), mp.beta(fa, fb)
+    def rule(a, b, n):
+        x, w = roots_jacobi(n, b - 1.0, a - 1.0)  # weight (1 - x)^(b-1) (1 + x)^(a-1) on [-1, 1]
+        return (1.0 + x) / 2.0, w / w.sum()
 
-    def g(s, f):
-        v = rate_value(rate, float(s), float(f), pi)
-        return mp.mpf(0) if np.isnan(v) else mp.mpf(float(v))
+    def moments(n):
+        s, ws = rule(sa, sb, n)
+        f, wf = rule(fa, fb, n)
+        v = rate_value(rate, s[:, None], f[None, :], pi)
+        v = np.where(np.isnan(v), 0.0, v)
+        w = ws[:, None] * wf[None, :]
+        m1, m2 = float((w * v).sum()), float((w * v * v).sum())
+        return m1, m2 - m1 * m1
 
-    def around(a, b):
-        m = mp.mpf(a) / (a + b)
-        sd = mp.sqrt(m * (1 - m) / (a + b + 1))
-        return sorted({mp.mpf(0), mp.mpf(1)} | {m + k * sd for k in (-8, -3, 0, 3, 8)
-                                                if 0 < m + k * sd < 1})
-
-    out = []
-    for power in (1, 2):
-        def inner(f, power=power):
-            return mp.quad(lambda s: s ** (sa - 1) * (1 - s) ** (sb - 1) / bs * g(s, f) ** power,
-                           around(sa, sb))
-        out.append(mp.quad(lambda f, inner=inner: f ** (fa - 1) * (1 - f) ** (fb - 1) / bf
-                           * inner(f), around(fa, fb)))
-    m1, m2 = (float(v) for v in out)
-    return m1, m2 - m1 * m1
+    coarse, fine = moments(200), moments(300)
+    assert np.allclose(coarse, fine, rtol=0, atol=1e-13), (coarse, fine)
+    return fine
 
 
 @pytest.mark.parametrize(
@@ -391,16 +391,15 @@ def mp_rate_moments(rate, sa, sb, fa, fb, pi):
         ("accuracy", 8, 4, 3, 9, 0.6),
     ],
 )
-@pytest.mark.slow
 def test_rate_at_prevalence_moments_and_density_equal_mpmath(rate, sa, sb, fa, fb, pi):
-    """The mean and variance (double integral) against nested mpmath quadrature, and the
+    """The mean and variance (double integral) against Gauss-Jacobi product quadrature, and the
     density (the derivative of the CDF's integral) against a central difference of mpmath's
     CDF."""
     from bacc.distributions import BetaPosterior
     from bacc.prevalence import RateAtPrevalence
 
     d = RateAtPrevalence(rate, BetaPosterior(sa, sb), BetaPosterior(fa, fb), pi)
-    m, v = mp_rate_moments(rate, sa, sb, fa, fb, pi)
+    m, v = rate_moments_reference(rate, sa, sb, fa, fb, pi)
     assert d.mean() == pytest.approx(m, abs=1e-9)
     assert d.var() == pytest.approx(v, abs=1e-9)
     h = 1e-5
