@@ -81,30 +81,34 @@ def test_stopping_times_equal_a_label_by_label_simulation_on_the_same_draws(sims
     assert plan.p_clear == np.mean(stop >= 0)
 
 
-@pytest.mark.parametrize("cm,kw", [
-    ([[20, 2, 1], [3, 15, 2], [1, 1, 9]], {"lower": 0.62, "max_labels": 16}),
-    ([[42, 3], [6, 4]], {"lower": 0.6, "mix": [0.8, 0.2], "max_labels": 300}),
-    (None, {"n_classes": 2, "accuracies": [0.9, 0.8], "lower": 0.78, "max_labels": 300}),
+@pytest.mark.parametrize("cm,kw,blocks", [
+    # (steps per block, most counts held): one block past the cap; blocks ending anywhere;
+    # blocks held to two steps by the memory cap
+    ([[20, 2, 1], [3, 15, 2], [1, 1, 9]], {"lower": 0.62, "max_labels": 16}, [(5, None)]),
+    ([[42, 3], [6, 4]], {"lower": 0.6, "mix": [0.8, 0.2], "max_labels": 300},
+     [(None, None), (7, None), (1000, 120 * 2 * 2)]),
+    (None, {"n_classes": 2, "accuracies": [0.9, 0.8], "lower": 0.78, "max_labels": 300},
+     [(None, None), (7, None), (1000, 120 * 2 * 2)]),
 ])
-def test_the_steps_scanned_together_change_nothing(monkeypatch, cm, kw):
+def test_the_steps_scanned_together_change_nothing(monkeypatch, cm, kw, blocks):
     """The simulation draws and scans blocks of steps at once (its counts' paths do not
-    depend on when a stream stops): one step at a time, blocks that end anywhere, and blocks
-    held small by the memory cap give the same plan, number for number."""
+    depend on when a stream stops): blocks of any size, ending anywhere, and blocks held small
+    by the memory cap give the plan of one step at a time, number for number."""
     import dataclasses
 
     import bacc.sequential as seq
 
-    def plan(steps, cells=seq._BLOCK_CELLS):
+    def plan(steps, cells):
         monkeypatch.setattr(seq, "_BLOCK_STEPS", steps)
         monkeypatch.setattr(seq, "_BLOCK_CELLS", cells)
         return dataclasses.asdict(bacc.plan_sequential(cm, n_simulations=120, random_state=5,
                                                        **kw))
 
-    one = plan(1)
+    default = (seq._BLOCK_STEPS, seq._BLOCK_CELLS)
+    one = plan(1, default[1])
     assert 0 < one["p_clear"] < 1 and one["mean_labels"] > 0  # streams stop at many steps
-    assert plan(seq._BLOCK_STEPS) == one
-    assert plan(7) == one
-    assert plan(1000, cells=120 * 3 * 2) == one  # two steps per block
+    for steps, cells in blocks:
+        assert plan(steps or default[0], cells or default[1]) == one, (steps, cells)
 
 
 @pytest.mark.slow
