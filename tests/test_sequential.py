@@ -84,7 +84,8 @@ def test_stopping_times_equal_a_label_by_label_simulation_on_the_same_draws(sims
 @pytest.mark.parametrize("cm,kw,blocks", [
     # (steps per block, most counts held): one block past the cap; blocks ending anywhere;
     # blocks held to two steps by the memory cap
-    ([[20, 2, 1], [3, 15, 2], [1, 1, 9]], {"lower": 0.62, "max_labels": 16}, [(5, None)]),
+    pytest.param([[20, 2, 1], [3, 15, 2], [1, 1, 9]], {"lower": 0.62, "max_labels": 16},
+                 [(5, None)], marks=pytest.mark.slow),
     ([[42, 3], [6, 4]], {"lower": 0.6, "mix": [0.8, 0.2], "max_labels": 300},
      [(None, None), (7, None), (1000, 120 * 2 * 2)]),
     (None, {"n_classes": 2, "accuracies": [0.9, 0.8], "lower": 0.78, "max_labels": 300},
