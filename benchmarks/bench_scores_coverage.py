@@ -1,7 +1,7 @@
 """Coverage of every AUC interval method on small and imbalanced designs, and of the
 simultaneous ROC band and the guaranteed thresholds.
 
-Run: ``python benchmarks/bench_scores_coverage.py [--quick]`` (``--quick``: 200 test sets per
+Run: ``python benchmarks/bench_scores_coverage.py [--quick]`` (``--quick``: 100 test sets per
 design instead of 4 000)
 
 For each design, ``bacc.auc_coverage`` draws test sets of binormal scores (or scores rounded to
@@ -29,7 +29,7 @@ DESIGNS = [
 
 
 def main(quick: bool = False) -> None:
-    n_sim = 200 if quick else 4000
+    n_sim = 100 if quick else 4000
     print(machine("numpy", "scipy"))
     print(f"95 % intervals, {n_sim} simulated test sets per design")
     for P, N, auc, dist in DESIGNS:

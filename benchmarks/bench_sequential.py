@@ -39,8 +39,8 @@ DESIGNS = {
     "three classes, stratified": dict(cm=[[20, 2, 1], [3, 15, 2], [1, 1, 9]], lower=0.6,
                                       n_simulations=300, max_labels=3000),
 }
-QUICK = {"two classes (quick)": dict(cm=[[42, 3], [6, 4]], lower=0.55, n_simulations=300,
-                                     max_labels=500)}
+QUICK = {"two classes (quick)": dict(cm=[[42, 3], [6, 4]], lower=0.55, n_simulations=100,
+                                     max_labels=200)}
 
 
 def _plan(design: dict, steps: int) -> dict:
