@@ -258,12 +258,16 @@ def plan_sequential(
     w = np.full(l, 1.0 / l)
     theta = np.broadcast_to(fixed, (sims, l)).copy() if fixed is not None else rng.beta(
         a, b, size=(sims, l))
-    stop = _stopping_times(k0, n0, theta, shares, cap, rng,
-                           lambda k, n, point: np.sum(engine.log_mixture(
-                               point, k, n, conc, "two"), axis=-1) < threshold,
-                           lambda k, n: engine.halfspace_minimum(
-                               k, n, np.broadcast_to(tuned, k.shape), w, t, alpha),
-                           threshold)
+
+    def still_inside(k, n, point):
+        # the kept point is still in the set: some balanced accuracy <= lower is not ruled out,
+        # so the bound has not cleared (certain)
+        return np.sum(engine.log_mixture(point, k, n, conc, "two"), axis=-1) < threshold
+
+    def halfspace(k, n):
+        return engine.halfspace_minimum(k, n, np.broadcast_to(tuned, k.shape), w, t, alpha)
+
+    stop = _stopping_times(k0, n0, theta, shares, cap, rng, still_inside, halfspace, threshold)
     cleared = stop >= 0
     p_clear = float(cleared.mean())
     mc_se = math.sqrt(max(p_clear * (1 - p_clear), 1e-300) / sims)
@@ -293,7 +297,6 @@ def plan_sequential(
         fixed_labels=fixed_n, fixed_assurance=float(fixed_plan.assurance),
         p_within_fixed=within, n_simulations=sims, mc_se=mc_se, prior=prior_text,
         classes=tuple(labs), message=message)
-
 
 
 def _stopping_times(k0, n0, theta, shares, cap, rng, still_inside, halfspace, threshold):
