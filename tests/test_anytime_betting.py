@@ -30,7 +30,8 @@ def _tol(lo, hi):
 
 
 @pytest.mark.parametrize("n,p,seed", [(1, 0.5, 0), (7, 0.7, 1), (40, 0.9, 2), (40, 1.0, 3),
-                                      (120, 0.5, 4), (300, 0.97, 5), (60, 0.0, 6)])
+                                      (120, 0.5, 4), (300, 0.97, 5), (60, 0.0, 6),
+                                      (200, 0.995, 8)])
 @pytest.mark.parametrize("sides", ["two", "lower", "upper"])
 def test_pointwise_ends_hold_the_exact_set_and_hug_it(n, p, seed, sides):
     """Each end contains the exact set's end (found point by point, refined by bisection) and is
@@ -126,17 +127,24 @@ def test_balanced_accuracy_bounds_hold_the_product_set(sizes, accs, w, seed):
     assert lo[0] >= r_lo - 4e-3 and hi[0] <= r_hi + 4e-3, (lo[0], r_lo, hi[0], r_hi)
 
 
-def _capital_at_truth(x, p, alpha):
+def _capital_at_truth(x, p, alpha, pseudo=10.0, fraction=0.8):
     """The hedged capital at the true value along each row of ``x`` (vectorised from the paper's
-    formulas in this test; the bets as in eq. 26)."""
+    formulas in this test; the bets as in eq. 26, the share at risk truncated at 1/2 unless the
+    Kelly share of the predictive ``(right + g p) / (seen + g)``, ``g = pseudo + (1 / fraction -
+    1) seen``, is larger)."""
     n = x.shape[1]
     t = np.arange(1, n + 1)
     mean = np.minimum((0.5 + np.cumsum(x, axis=1)) / (t + 1), 1.0)
     var = (0.25 + np.cumsum((x - mean) ** 2, axis=1)) / (t + 1)
     before = np.concatenate([np.full((x.shape[0], 1), 0.25), var[:, :-1]], axis=1)
     lam = np.sqrt(2 * np.log(2 / alpha) / (before * t * np.log1p(t)))
-    up = np.cumsum(np.log1p(np.minimum(lam, 0.5 / p) * (x - p)), axis=1)
-    down = np.cumsum(np.log1p(-np.minimum(lam, 0.5 / (1 - p)) * (x - p)), axis=1)
+    right = np.cumsum(x, axis=1) - x
+    g = pseudo + (1 / fraction - 1) * (t - 1)
+    q = (right + g * p) / (t - 1 + g)
+    cap_up = np.maximum(0.5, (q - p) / (1 - p))
+    cap_down = np.maximum(0.5, (p - q) / p)
+    up = np.cumsum(np.log1p(np.minimum(lam, cap_up / p) * (x - p)), axis=1)
+    down = np.cumsum(np.log1p(-np.minimum(lam, cap_down / (1 - p)) * (x - p)), axis=1)
     return np.logaddexp(up, down) + math.log(0.5)
 
 
@@ -165,6 +173,43 @@ def test_peeking_after_every_label_keeps_the_promise(p):
         lo, hi = betting.stream_bounds(x, np.arange(1, 1001), ALPHA, "two", running=True)
         missed += bool(np.any((lo > p) | (hi < p)))
     assert missed / streams <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / streams)
+
+
+def test_the_kelly_lift_narrows_near_one_and_leaves_the_middle_alone(monkeypatch):
+    """The truncation lifted to the fractional Kelly share: near an accuracy of 1 the sequence is
+    narrower on average than with the plain truncation of 1/2 (an infinite ``h`` never lifts
+    it), at 0.5 it is the same sequence, and the rows where the share is not computed are those
+    where it could not exceed the truncation."""
+    rng = np.random.default_rng(17)
+    looks = [30, 100, 300]
+
+    def widths(p, streams=40):
+        out = []
+        for _ in range(streams):
+            x = (rng.random(300) < p).astype(float)
+            lo, hi = betting.stream_bounds(x, looks, ALPHA, "two")
+            out.append(hi - lo)
+        return np.mean(out, axis=0)
+
+    state = rng.bit_generator.state
+    lifted = {p: widths(p) for p in (0.995, 0.5)}
+    rng.bit_generator.state = state
+    monkeypatch.setattr(betting, "KELLY_PSEUDO", math.inf)
+    plain = {p: widths(p) for p in (0.995, 0.5)}
+    assert np.all(lifted[0.995][1:] < 0.95 * plain[0.995][1:]), (lifted, plain)
+    np.testing.assert_allclose(lifted[0.5], plain[0.5], rtol=1e-12)
+    monkeypatch.undo()
+    # the rows left out of the share's computation lose nothing: the caps equal the larger of
+    # 1/2 and the share computed everywhere, on a stream where the share is in play upward
+    x = _stream(400, 0.98, 19)
+    right, seen = betting.before(x)
+    grid = betting.edges(0.0, 1.0, 200)
+    for up in (True, False):
+        cap = np.maximum(0.5, betting._kelly(right, seen, grid, up))
+        low, high = betting._caps(right, seen, grid, up)
+        np.testing.assert_array_equal(np.broadcast_to(low, (x.size, 200)), cap[:, :-1])
+        np.testing.assert_array_equal(np.broadcast_to(high, (x.size, 200)), cap[:, 1:])
+        assert np.any(cap > 0.5) == up
 
 
 def test_betting_is_narrower_than_the_mixture_early_and_the_guide_says_so():
@@ -235,17 +280,38 @@ def test_a_sequence_emptied_by_a_change_stays_defined():
 
 def test_class_capital_rows_equal_the_whole_table_across_blocks_and_calls():
     """The capital advanced block by block (512 examples) and call by call gives the same rows
-    as the whole cumulative table computed at once, for repeated, sparse and block-edge counts."""
-    x = _stream(1500, 0.8, 41)
+    as the whole cumulative table computed at once (written here from the cell bounds of the
+    module's docstring), for repeated, sparse and block-edge counts, on a stream near 1 where
+    the Kelly share lifts the truncation."""
+    x = _stream(1500, 0.99, 41)
     grid = betting.edges(0.0, 1.0, 300)
-    lam = betting.bets(x, ALPHA / 2)
-    d = x[:, None] - grid[None, :]
-    with np.errstate(divide="ignore"):  # 0.5 / 0 at the ends: the bet is the plug-in there
-        up_bet = np.minimum(lam[:, None], 0.5 / grid[None, :])
-        down_bet = np.minimum(lam[:, None], 0.5 / (1 - grid[None, :]))
-    up = np.cumsum(np.log1p(up_bet * d), axis=0)
-    down = np.cumsum(np.log1p(-down_bet * d), axis=0)
-    whole = np.logaddexp(math.log(0.5) + up[:, 1:], math.log(0.5) + down[:, :-1])
+    u, v = grid[None, :-1], grid[None, 1:]
+    lam = betting.bets(x, ALPHA / 2)[:, None]
+    seen = np.arange(x.size)[:, None]
+    right = (np.cumsum(x) - x)[:, None]
+
+    g = 10.0 + 0.25 * seen  # h = 10 pseudo-examples at the null, fraction 0.8
+
+    def share(m, up):
+        q = (right + g * m) / (seen + g)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            k = (q - m) / (1 - m) if up else (m - q) / m
+        # the limits at m = 1 (up) and m = 0 (down): seen / (seen + g) with no example against
+        against = (seen - right) if up else right
+        edge = (m == 1.0) if up else (m == 0.0)
+        k = np.where(edge, np.where(against == 0, seen / (seen + g), 0.0), k)
+        return np.maximum(0.5, k)
+
+    good = x[:, None] == 1
+    with np.errstate(divide="ignore"):
+        up_gain = np.minimum(lam * (1 - v), share(v, True) * (1 - v) / v)
+        down_gain = np.minimum(lam * u, share(u, False) * u / (1 - u))
+    up = np.where(good, np.log1p(up_gain), np.log1p(-np.minimum(lam * v, share(u, True))))
+    down = np.where(good, np.log1p(-np.minimum(lam * (1 - u), share(v, False))),
+                    np.log1p(down_gain))
+    assert np.any(share(u, True)[100:] > 0.5)  # the lift is in play on this stream
+    whole = np.logaddexp(math.log(0.5) + np.cumsum(up, axis=0),
+                         math.log(0.5) + np.cumsum(down, axis=0))
     whole = np.vstack([np.zeros(300), whole])  # row c: after c examples
     cap = betting.ClassCapital(x, ALPHA, grid)
     asked = [np.array([0, 0, 1, 7]), np.array([7, 511, 512, 513]), np.array([1024, 1500, 1500])]

@@ -19,9 +19,10 @@ bacc's sequences are exact (root finding on the exact martingale; no asymptotic 
   accuracies are the minimum and maximum of that average over the resulting set (not a union of
   per-class intervals, whose split of the error level wastes width).
 * From the labels in arrival order, ``confidence_sequence(..., method="betting")``: each class's
-  hedged capital process (Waudby-Smith & Ramdas 2024), whose bets adapt to the labels seen; no
-  tuning, narrowest over the first tens of labels of each class, wider than a mixture tuned for
-  a larger size later.
+  hedged capital process (Waudby-Smith & Ramdas 2024), whose bets adapt to the labels seen
+  (their cap of half the capital at risk is lifted to a fractional Kelly share where that is
+  larger, near an accuracy of 0 or 1); no tuning, narrowest over the first tens of labels of
+  each class, wider than a mixture tuned for a larger size later.
 
 ``tuned_for`` is the number of examples per class at which the sequence is tightest. Fixed in
 advance (never from the data being bounded), it trades width there against width elsewhere;
@@ -34,6 +35,8 @@ Mathematical Statistics 41, 1397-1409.
 Howard, S. R., Ramdas, A., McAuliffe, J. & Sekhon, J. (2021). Time-uniform, nonparametric,
 nonasymptotic confidence sequences. Annals of Statistics 49, 1055-1080.
 Ville, J. (1939). Étude critique de la notion de collectif. Gauthier-Villars.
+Kelly, J. L. (1956). A new interpretation of information rate. Bell System Technical Journal 35,
+917-926.
 Waudby-Smith, I. & Ramdas, A. (2024). Estimating means of bounded random variables by betting.
 Journal of the Royal Statistical Society, Series B 86, 1-27.
 """
@@ -464,7 +467,9 @@ def confidence_sequence(
         ``"anytime"`` (default): each class's beta-binomial mixture, tuned for ``tuned_for``
         examples; it depends only on the counts, so :func:`anytime_interval` gives the same
         bounds from a matrix. ``"betting"``: each class's hedged capital process, whose bets
-        adapt to the labels in the order they came (Waudby-Smith & Ramdas 2024); no tuning,
+        adapt to the labels in the order they came (Waudby-Smith & Ramdas 2024; the share of
+        the capital at risk may exceed their cap of 1/2 where a fractional Kelly share, Kelly
+        1956, is larger, which narrows it near an accuracy of 0 or 1); no tuning,
         narrower than the mixture over the first hundred or so labels of each class and wider
         later. Choose it before the labels are seen (see :ref:`which sequence <anytime-which>`).
         It reads every label, whatever the looks: on a 2-core machine about 30 s per million
@@ -494,6 +499,8 @@ def confidence_sequence(
     .. [2] Waudby-Smith, I. & Ramdas, A. (2024). Estimating means of bounded random variables
        by betting. Journal of the Royal Statistical Society, Series B 86, 1-27 (section 4, the
        hedged capital process, eq. 26-27; ``method="betting"``).
+    .. [3] Kelly, J. L. (1956). A new interpretation of information rate. Bell System Technical
+       Journal 35, 917-926 (the growth-optimal share; ``method="betting"``).
 
     Examples
     --------

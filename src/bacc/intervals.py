@@ -281,7 +281,8 @@ METHODS = {
                        "Robbins (1970); Howard et al. (2021)", anytime=True),
         IntervalMethod("betting", True, ("accuracy", "balanced_accuracy"),
                        "anytime-valid confidence sequence by betting (hedged capital; labels in "
-                       "arrival order)", "Waudby-Smith & Ramdas (2024)", anytime=True),
+                       "arrival order)", "Waudby-Smith & Ramdas (2024); Kelly (1956)",
+                       anytime=True),
         IntervalMethod("wald", False, ("accuracy", "balanced_accuracy"),
                        "Wald / normal approximation", "Sandler & Dirac (2024)"),
         IntervalMethod("wilson", False, ("accuracy", "balanced_accuracy"), "Wilson score",
