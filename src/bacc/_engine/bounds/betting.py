@@ -108,6 +108,7 @@ _BLOCK = 512
 _FIRST_BLOCK = 32
 #: Golden-section iterations over the log of the dual multiplier.
 _DUAL_ITER = 48
+_LOG2 = math.log(2.0)
 
 
 def bets(x, alpha_side: float) -> np.ndarray:
@@ -174,18 +175,26 @@ def _caps(right, seen, grid, up: bool):
 
 def _log_cell_factors(x, lam, right, seen, grid):
     """Lower bounds of the log factors of ``K+`` and ``K-`` on each cell of ``grid`` (shape
-    ``(len(x), cells)``), each term at the cell's least favourable end."""
+    ``(len(x), cells)``), each term at the cell's least favourable end. Each example is right
+    or wrong, so each row takes one of the two forms of each factor."""
     u, v = grid[:-1], grid[1:]
-    lam = lam[:, None]
-    good = x[:, None] > 0.5
+    good = x > 0.5
+    bad = ~good
+    lg, lb = lam[good, None], lam[bad, None]
+    up = np.empty((x.size, u.size))
+    down = np.empty((x.size, u.size))
+
+    def rows(cap, which):
+        return cap if np.isscalar(cap) else cap[which]
+
     at_u, at_v = _caps(right, seen, grid, True)
     with np.errstate(divide="ignore"):
-        gain = np.minimum(lam * (1.0 - v), at_v * ((1.0 - v) / v))
-    up = np.log1p(np.where(good, gain, -np.minimum(lam * v, at_u)))
+        up[good] = np.log1p(np.minimum(lg * (1.0 - v), rows(at_v, good) * ((1.0 - v) / v)))
+    up[bad] = np.log1p(-np.minimum(lb * v, rows(at_u, bad)))
     at_u, at_v = _caps(right, seen, grid, False)
+    down[good] = np.log1p(-np.minimum(lg * (1.0 - u), rows(at_v, good)))
     with np.errstate(divide="ignore"):
-        gain = np.minimum(lam * u, at_u * (u / (1.0 - u)))
-    down = np.log1p(np.where(good, -np.minimum(lam * (1.0 - u), at_v), gain))
+        down[bad] = np.log1p(np.minimum(lb * u, rows(at_u, bad) * (u / (1.0 - u))))
     return up, down
 
 
@@ -200,6 +209,19 @@ def _weights(sides: str):
 def _cell_bound(log_up, log_down, lw_up, lw_down):
     """Lower bound of ``log K`` on each cell from the cells' bounds of the log capitals."""
     return np.logaddexp(lw_up + log_up, lw_down + log_down)
+
+
+def _inside(log_up, log_down, lw_up, lw_down, thr: float) -> np.ndarray:
+    """``_cell_bound(...) < thr``, computing the sum of the two capitals only where the larger
+    one alone does not decide: it is at least the larger and at most twice it."""
+    a = lw_up + log_up
+    b = lw_down + log_down
+    top = np.maximum(a, b)
+    inside = top < thr - _LOG2 - 1e-9
+    maybe = ~inside & (top < thr)
+    if maybe.any():
+        inside[maybe] = np.logaddexp(a[maybe], b[maybe]) < thr
+    return inside
 
 
 def _capital(x, lam, right, seen, grid):
@@ -252,8 +274,7 @@ def stream_bounds(x, looks, alpha: float, sides: str = "two", *, running: bool =
         up, down = _capital(x[t:stop], lam[t:stop], right[t:stop], seen[t:stop], grid)
         up += cap_up
         down += cap_down
-        bound = _cell_bound(up, down, lw_up, lw_down)
-        inside = bound < thr
+        inside = _inside(up, down, lw_up, lw_down, thr)
         some = inside.any(axis=1)
         first = np.argmax(inside, axis=1)
         last = inside.shape[1] - 1 - np.argmax(inside[:, ::-1], axis=1)
