@@ -472,7 +472,7 @@ def confidence_sequence(
         1956, is larger, which narrows it near an accuracy of 0 or 1); no tuning,
         narrower than the mixture over the first hundred or so labels of each class and wider
         later. Choose it before the labels are seen (see :ref:`which sequence <anytime-which>`).
-        It reads every label, whatever the looks: on a 2-core machine about 35-45 s of CPU per
+        It reads every label, whatever the looks: on a 2-core machine about 25-30 s of CPU per
         million labels for the accuracy and about 2 minutes for the balanced accuracy of two
         classes.
 
