@@ -212,6 +212,25 @@ def test_the_kelly_lift_narrows_near_one_and_leaves_the_middle_alone(monkeypatch
         assert np.any(cap > 0.5) == up
 
 
+@pytest.mark.parametrize("sides", ["two", "lower", "upper"])
+def test_the_shortcut_membership_equals_the_sum_of_the_capitals(sides):
+    """A cell is in the set when the hedged capital's bound is below the threshold; deciding
+    that from the larger half-capital where it alone decides gives the same cells, on values
+    spread around the threshold and within rounding of its two decision points."""
+    rng = np.random.default_rng(23)
+    lw_up, lw_down, _ = betting._weights(sides)
+    thr = math.log(1 / ALPHA)
+    near = np.array([thr, thr - math.log(2), thr - math.log(2) - 1e-9, thr + 1e-12])
+    up = np.concatenate([rng.normal(thr, 2.0, 5000), near + math.log(2), near,
+                         rng.normal(thr, 1e-6, 500)])
+    down = np.concatenate([rng.normal(thr, 2.0, 5000), near + math.log(2), near - 40,
+                           up[-500:] + rng.normal(0, 1e-6, 500)])
+    shortcut = betting._inside(up, down, lw_up, lw_down, thr)
+    summed = betting._cell_bound(up, down, lw_up, lw_down) < thr
+    np.testing.assert_array_equal(shortcut, summed)
+    assert 0 < summed.sum() < summed.size
+
+
 def test_betting_is_narrower_than_the_mixture_early_and_the_guide_says_so():
     """Over the first tens of labels the betting sequence is narrower than the mixture at its
     default tuning (the reason it exists), on average over seeded streams."""

@@ -214,13 +214,12 @@ def _cell_bound(log_up, log_down, lw_up, lw_down):
 def _inside(log_up, log_down, lw_up, lw_down, thr: float) -> np.ndarray:
     """``_cell_bound(...) < thr``, computing the sum of the two capitals only where the larger
     one alone does not decide: it is at least the larger and at most twice it."""
-    a = lw_up + log_up
-    b = lw_down + log_down
-    top = np.maximum(a, b)
+    top = np.maximum(lw_up + log_up, lw_down + log_down)
+    # the sum is in [top, top + log 2]; the margin keeps rounding from deciding a cell
     inside = top < thr - _LOG2 - 1e-9
     maybe = ~inside & (top < thr)
     if maybe.any():
-        inside[maybe] = np.logaddexp(a[maybe], b[maybe]) < thr
+        inside[maybe] = _cell_bound(log_up[maybe], log_down[maybe], lw_up, lw_down) < thr
     return inside
 
 
