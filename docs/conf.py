@@ -95,6 +95,8 @@ sphinx_gallery_conf = {
 html_theme = "pydata_sphinx_theme"
 html_title = "bacc"
 html_static_path = ["_static"]
+# a favicon of the site's own: without one, a browser asks a server for /favicon.ico on every site
+html_favicon = "_static/favicon.svg"
 html_css_files = ["bacc.css"]
 html_show_sourcelink = False
 html_copy_source = False

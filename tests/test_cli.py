@@ -1,4 +1,4 @@
-"""The ``bacc`` command end to end, through a subprocess (``python -m bacc ...``).
+"""The ``bacc`` command end to end (``bacc.cli.main`` in this process; ``python -m bacc`` where noted).
 
 Each subcommand and each output format is run on real files; JSON and CSV output is parsed and
 checked against the library's own numbers; bad input must give one line on stderr and status 2.
@@ -6,6 +6,7 @@ checked against the library's own numbers; bad input must give one line on stder
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -13,12 +14,14 @@ import os
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import bacc
+from bacc.cli import main
 from bacc.confusion import ConfusionMatrix
 from bacc.intervals import class_intervals, exact_interval, fold_sem_interval
 from bacc.simulation import coverage
@@ -26,17 +29,34 @@ from bacc.simulation import coverage
 C2 = [[42, 3], [6, 4]]
 
 
-def run(*args: str, cwd: Path | None = None, stdin: str | None = None, check: bool = True):
-    env = dict(os.environ, MPLBACKEND="Agg", PYTHONWARNINGS="default")
-    proc = subprocess.run(
-        [sys.executable, "-m", "bacc", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        input=stdin,
-        env=env,
-        timeout=120,
-    )
+def run(*args: str, cwd: Path | None = None, stdin: str | None = None, check: bool = True,
+        process: bool = False):
+    """``bacc *args``: in this process through :func:`bacc.cli.main` (standard output and error
+    captured, warnings shown as the command shows them), or as ``python -m bacc`` in a new
+    process when the run needs its own working folder or standard input, or ``process=True``.
+
+    Both give a :class:`subprocess.CompletedProcess`. The command's process itself (the entry
+    point, its exit status, what reaches the terminal) is checked by the runs marked
+    ``process=True`` below and by tests/test_cli_startup.py and tests/test_cli_output_safety.py.
+    """
+    if process or cwd is not None or stdin is not None:
+        env = dict(os.environ, MPLBACKEND="Agg", PYTHONWARNINGS="default")
+        proc = subprocess.run(
+            [sys.executable, "-m", "bacc", *args],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            input=stdin,
+            env=env,
+            timeout=120,
+        )
+    else:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                warnings.catch_warnings():
+            warnings.simplefilter("default")
+            code = main(list(args))
+        proc = subprocess.CompletedProcess(["bacc", *args], code, out.getvalue(), err.getvalue())
     if check and proc.returncode != 0:
         raise AssertionError(f"bacc {' '.join(args)} -> {proc.returncode}\n{proc.stderr}")
     return proc
@@ -93,7 +113,7 @@ def _cm(path: Path, pred: str, where=None) -> ConfusionMatrix:
 # ----------------------------------------------------------------------------------------------
 # evaluate: formats
 def test_evaluate_matrix_table_shows_library_numbers():
-    out = run("evaluate", "--matrix", "42,3;6,4").stdout
+    out = run("evaluate", "--matrix", "42,3;6,4", process=True).stdout
     ev = bacc.evaluate(C2)
     ex = exact_interval(C2)
     assert "balanced accuracy" in out and "per class" in out
@@ -104,7 +124,7 @@ def test_evaluate_matrix_table_shows_library_numbers():
 
 
 def test_evaluate_matrix_json_equals_library():
-    d = run_json("evaluate", "--matrix", "42,3;6,4")
+    d = json.loads(run("evaluate", "--matrix", "42,3;6,4", "--format", "json", process=True).stdout)
     ev = bacc.evaluate(C2)
     ref = ev.to_dict()
     for key in ("sample_accuracy", "sample_balanced_accuracy", "p_above_chance", "chance"):
@@ -459,7 +479,9 @@ def test_top_level_help_and_version():
 # ----------------------------------------------------------------------------------------------
 # bad input: one line, status 2
 def test_bad_matrix_text():
-    assert_bad_input(run("evaluate", "--matrix", "42,x;6,4", check=False), "'x'", "row 1")
+    # through the command's own process: one line on its stderr, status 2
+    assert_bad_input(run("evaluate", "--matrix", "42,x;6,4", check=False, process=True), "'x'",
+                     "row 1")
     assert_bad_input(run("evaluate", "--matrix", "42,3;6", check=False), "row 2")
     assert_bad_input(run("evaluate", "--matrix", "42,3,1;6,4,1", check=False), "square")
 
@@ -521,7 +543,7 @@ def test_bad_options():
     assert_bad_input(run("evaluate", "--matrix", "42,3;6,4", "--format", "xml", check=False), "xml")
     assert_bad_input(run("evaluate", "x.csv", "--true", "y", check=False), "--pred")
     assert_bad_input(run("evaluate", check=False), "nothing to evaluate")
-    assert_bad_input(run("frobnicate", check=False), "frobnicate")
+    assert_bad_input(run("frobnicate", check=False, process=True), "frobnicate")
 
 
 def test_broken_pipe_is_quiet(tmp_path):

@@ -7,7 +7,10 @@ tests that need a browser are skipped with the command that installs it.
 
 from __future__ import annotations
 
+import functools
+import threading
 from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -71,19 +74,51 @@ def chromium():
             browser.close()
 
 
-def open_tab(browser, path: Path, width: int, *, open_details: bool = True, **context):
-    """Open a local file at a viewport width; also return the problems the page caused.
+class _StaticFiles(SimpleHTTPRequestHandler):
+    """A folder's files as a web server gives them: with a cache lifetime (so the browser keeps a
+    site's shared scripts and styles from one page to the next, as from any server), no log."""
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "max-age=600")
+        super().end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@contextmanager
+def served(root: Path):
+    """The files under ``root`` on a web server of this process: yields its address,
+    ``http://127.0.0.1:<port>/``, which answers on the loopback interface only."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(_StaticFiles, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def open_tab(browser, path: Path | str, width: int, *, open_details: bool = True,
+             origin: str | None = None, **context):
+    """Open a local file (or an address under ``origin``) at a viewport width; also return the
+    problems the page caused.
 
     A problem is a console error or warning, an uncaught script error, or a request for
-    anything but a local file (a page must not reach the network).
+    anything but a local file or an address under ``origin`` (the server of :func:`served`):
+    a page must not reach the network.
     """
+    local = ("file:", "data:", "blob:") + ((origin,) if origin else ())
     ctx = browser.new_context(viewport={"width": width, "height": 900}, **context)
     tab = ctx.new_page()
     problems: list[str] = []
     tab.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
     tab.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
-    tab.on("request", lambda r: problems.append(f"request: {r.url}") if not r.url.startswith(("file:", "data:", "blob:")) else None)
-    tab.goto(path.as_uri())
+    tab.on("request", lambda r: problems.append(f"request: {r.url}") if not r.url.startswith(local) else None)
+    tab.goto(path if isinstance(path, str) else path.as_uri())
     tab.wait_for_load_state("load")
     if open_details:
         tab.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
