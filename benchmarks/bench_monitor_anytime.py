@@ -16,7 +16,7 @@ Everything goes through the public ``bacc.monitor`` on a pandas DataFrame. Timin
 anytime rule's call against the posterior rule's call on the same data, in the same process.
 
 Run:  python benchmarks/bench_monitor_anytime.py            (2 000 unchanged, 200 with a drop)
-      python benchmarks/bench_monitor_anytime.py --quick    (40 unchanged, 10 with a drop)
+      python benchmarks/bench_monitor_anytime.py --quick    (10 unchanged, 4 with a drop)
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def delays(m) -> np.ndarray:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    n_unchanged, n_drop = (40, 10) if quick else (2000, 200)
+    n_unchanged, n_drop = (10, 4) if quick else (2000, 200)
     print(machine())
     print(f"{DAYS} daily windows of {PER_DAY} examples, class accuracies {ACC}, balanced "
           f"accuracy {NUMBER} = the baseline number; 95 %")
