@@ -221,7 +221,8 @@ def test_the_site_fits_every_screen_and_stays_local(site, width):
 
     The site is served from this process on the loopback interface, so the browser keeps the
     theme's scripts and styles from one page to the next, as it does from any server; read from
-    its files, every page would parse them again (about 40 % more time for the same checks).
+    its files, every page would parse them again (about a third more time and CPU for the same
+    checks: 60 s and 97 CPU-seconds against 44 s and 73 for both widths, benchmarks/RESULTS.md).
     Opening the built files directly is checked by the next test.
     """
     from support.browser import chromium, open_tab, served
