@@ -18,3 +18,25 @@ def pytest_collect_file(file_path, parent):
     collectors = outcome.get_result()
     outcome.force_result([c for c in collectors if type(c).__name__ != "DoctestModule"])
 
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory):
+    """``bacc demo`` run once as a new process in an empty folder, as a new user runs it.
+
+    Returns the completed process (its output is checked by tests/test_cli.py), the report it
+    wrote (measured by tests/test_display_report.py) and the seconds the run took. The tests that
+    use it run in one worker (``xdist_group("test_display_report")``), so the demo runs once.
+    """
+    import os
+    import subprocess
+    import time
+
+    folder = tmp_path_factory.mktemp("demo")
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONWARNINGS="default")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "bacc", "demo"], capture_output=True, text=True,
+                          cwd=folder, env=env, timeout=300, check=False)
+    seconds = time.perf_counter() - start
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done, folder / "bacc-demo.html", seconds

@@ -238,12 +238,9 @@ def browser():
 WIDTHS = (390, 768, 1280)
 
 @pytest.fixture(scope="module")
-def demo_page(tmp_path_factory) -> Path:
-    from bacc.cli import main
-
-    path = tmp_path_factory.mktemp("demo") / "demo.html"
-    assert main(["demo", "-o", str(path)]) == 0
-    return path
+def demo_page(demo_run) -> Path:
+    """The report of ``bacc demo``, run once for this file and tests/test_cli.py (conftest.py)."""
+    return demo_run[1]
 
 
 @pytest.fixture(scope="module")
@@ -303,19 +300,44 @@ def small_page(page, tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def looks(browser, tmp_path_factory):
+    """What the browser shows of a page at a width, loaded once for both layout tests below.
+
+    ``look(request, which, width)`` opens the page (every block of details open), reads
+    ``MEASURE``, takes a screenshot, waits two animation frames (the page's script has seen the
+    new sizes) and reads ``LAYOUT``: the two tests' measurements come from one load of each page
+    at each width instead of one load each (``test_report_fits_every_screen`` and
+    ``test_no_cell_is_clipped_no_grid_cut_no_figure_text_struck`` share six of their pages).
+    """
+    shots = tmp_path_factory.mktemp("shots")
+    seen: dict[tuple[str, int], dict] = {}
+
+    def look(request, which: str, width: int) -> dict:
+        if (which, width) not in seen:
+            ctx, tab, problems = open_tab(browser, request.getfixturevalue(which), width)
+            measure = tab.evaluate(MEASURE)
+            shot = shots / f"{which}_{width}.png"
+            tab.screenshot(path=str(shot))
+            tab.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            layout = tab.evaluate(LAYOUT)
+            ctx.close()
+            seen[which, width] = {"measure": measure, "layout": layout, "problems": problems,
+                                  "shot": shot.stat().st_size}
+        return seen[which, width]
+
+    return look
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("which", ["small_page", "demo_page", "groups_page", "long_page",
                                    "metrics_page"])
 @pytest.mark.slow
-def test_report_fits_every_screen(browser, request, which, width, tmp_path):
-    path = request.getfixturevalue(which)
-    ctx, tab, problems = open_tab(browser, path, width)
-    m = tab.evaluate(MEASURE)
-    shot = tmp_path / f"{which}_{width}.png"
-    tab.screenshot(path=str(shot))
-    ctx.close()
-    assert problems == []
-    assert shot.stat().st_size > 10_000  # a real picture of the page
+def test_report_fits_every_screen(looks, request, which, width):
+    seen = looks(request, which, width)
+    m = seen["measure"]
+    assert seen["problems"] == []
+    assert seen["shot"] > 10_000  # a real picture of the page
     assert m["scrollWidth"] <= width, m["overflow"][:5]
     assert m["overflow"] == []
     assert m["nHeadline"] > 0 and m["hidden"] == []
@@ -450,9 +472,10 @@ def measure_layout(browser, path: Path, width: int) -> dict:
 @pytest.mark.parametrize("which", ["demo_page", "metrics_page", "population_page", "long_page",
                                    "small_page", "monitor_page"])
 @pytest.mark.slow
-def test_no_cell_is_clipped_no_grid_cut_no_figure_text_struck(browser, request, which, width):
-    path = request.getfixturevalue(which)
-    m = measure_layout(browser, path, width)
+def test_no_cell_is_clipped_no_grid_cut_no_figure_text_struck(looks, request, which, width):
+    seen = looks(request, which, width)
+    m = seen["layout"]
+    assert seen["problems"] == []
     assert m["nTables"] >= 2 and m["nCells"] > 30 and m["nTexts"] > 10
     assert m["scrollWidth"] <= width  # no page-level sideways scroll
     assert m["clippedCells"] == []

@@ -1,0 +1,147 @@
+"""Run Python scripts as ``python script.py args`` would, forked from a process that has
+already imported numpy and scipy.
+
+Each of the 25 benchmark scripts' quick runs (tests/test_package_benchmarks.py) paid about
+0.7 s to import numpy and scipy's modules before it began, a sixth of the time of the 25 runs.
+Here a server process imports them once; each script then runs in a child forked from it, with
+the script's own folder first on ``sys.path``, its own working folder and arguments, standard
+input empty, its standard output and error in files, and its exit status as a fresh process
+would give it (0, the code of ``sys.exit``, or 1 after an uncaught exception, whose traceback
+is on standard error). Only numpy and scipy are preloaded: importing a package loads nothing
+that a script could then use without importing it (numpy loads its submodules itself, and scipy
+loads each submodule on first use whether or not it was imported), so a script that forgets an
+import fails here as it would fresh. bacc is not preloaded: ``bacc.<module>`` without
+``import bacc.<module>`` fails fresh, and must fail here too.
+
+The server is single-threaded (OpenBLAS is given one thread before numpy starts), so forking it
+is safe; it serves one script at a time. Not for Windows (no ``fork``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+PRELOAD = ("numpy", "scipy.fft", "scipy.integrate", "scipy.linalg", "scipy.optimize",
+           "scipy.special", "scipy.stats")
+
+
+# ---------------------------------------------------------------------------------- the server
+def _child(job: dict) -> None:
+    """Run one script in this forked process and leave with its exit status (never returns)."""
+    import atexit
+    import runpy
+    import traceback
+
+    code = 1
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        for fd, name in ((1, "stdout"), (2, "stderr")):
+            f = os.open(job[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(f, fd)
+            os.close(f)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        os.chdir(job["cwd"])
+        sys.argv = [job["script"], *job["args"]]
+        sys.path[0] = os.path.dirname(os.path.abspath(job["script"]))
+        try:
+            runpy.run_path(job["script"], run_name="__main__")
+            code = 0
+        except SystemExit as stop:
+            if stop.code is None or isinstance(stop.code, int):
+                code = stop.code or 0
+            else:
+                print(stop.code, file=sys.stderr)
+                code = 1
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        atexit._run_exitfuncs()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001, S110 - the status is what is reported
+                pass
+        os._exit(code)
+
+
+def serve() -> None:
+    """Import ``PRELOAD``, then run each job read from standard input (a JSON line) in a forked
+    child, answering with a JSON line ``{"code": exit status}``."""
+    import importlib
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # nothing else may write to the answers' pipe
+    for line in sys.stdin:
+        job = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            _child(job)
+        _, status = os.waitpid(pid, 0)
+        answers.write(json.dumps({"code": os.waitstatus_to_exitcode(status)}) + "\n")
+
+
+# ---------------------------------------------------------------------------------- the client
+class Preloaded:
+    """A server of :func:`serve` in its own process group, with the environment ``env``."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        env = {**env, "OPENBLAS_NUM_THREADS": "1"}
+        self._proc = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True, env=env,
+                                      start_new_session=True)
+
+    def run(self, script: Path, args: list[str], cwd: Path, timeout: float
+            ) -> subprocess.CompletedProcess:
+        """``python script *args`` in ``cwd``: the completed process (standard output and
+        error as text). Past ``timeout`` seconds the server and the script are killed and
+        ``subprocess.TimeoutExpired`` is raised."""
+        outputs = Path(cwd).parent / f"{Path(cwd).name}-output"
+        outputs.mkdir(exist_ok=True)
+        job = {"script": str(script), "args": list(args), "cwd": str(cwd),
+               "stdout": str(outputs / "stdout"), "stderr": str(outputs / "stderr")}
+        self._proc.stdin.write(json.dumps(job) + "\n")
+        self._proc.stdin.flush()
+        with selectors.DefaultSelector() as sel:
+            sel.register(self._proc.stdout, selectors.EVENT_READ)
+            ready = sel.select(timeout)
+        if not ready:
+            os.killpg(self._proc.pid, signal.SIGKILL)
+            self.close()
+            raise subprocess.TimeoutExpired([str(script), *args], timeout)
+        answer = self._proc.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"the preloaded server ended while running {script}")
+        code = json.loads(answer)["code"]
+        out = (outputs / "stdout").read_text(encoding="utf-8", errors="replace")
+        err = (outputs / "stderr").read_text(encoding="utf-8", errors="replace")
+        return subprocess.CompletedProcess([sys.executable, str(script), *args], code, out, err)
+
+    def close(self) -> None:
+        """End the server: at once when it does not stop within 10 s of the end of its input
+        (a script still running is killed with it)."""
+        try:
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self._proc.wait()
+        self._proc.stdout.close()
+
+
+if __name__ == "__main__":
+    serve()
