@@ -9,9 +9,6 @@ number printed is the library's: the JSON output equals the result of
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -264,10 +261,10 @@ def test_report_across_two_columns_compares_with_a_figure(capsys, tmp_path, pair
 
 
 def test_entry_point_runs_compare_across():
-    env = dict(os.environ, MPLBACKEND="Agg")
-    proc = subprocess.run([sys.executable, "-m", "bacc", "compare", *BASE, "--pred", "knn",
-                           "--pred", "decision_tree", "--format", "json"], capture_output=True,
-                          text=True, env=env, timeout=300)
+    from support.preloaded import python_m  # python -m bacc as a new process gives it
+
+    proc = python_m("bacc", ["compare", *BASE, "--pred", "knn", "--pred", "decision_tree",
+                             "--format", "json"], timeout=300)
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)["comparison"]
     lib = bacc.compare_across(FILE, true="true", pred=["knn", "decision_tree"], across="dataset")

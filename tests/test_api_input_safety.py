@@ -18,6 +18,12 @@ from bacc.confusion import ConfusionMatrix
 
 
 def run(*args, stdin=None, cwd=None):
+    """``python -m bacc *args``: a new process where it reads standard input, else as a new
+    process gives it from a process with numpy and scipy imported (tests/support/preloaded.py)."""
+    if stdin is None:
+        from support.preloaded import python_m
+
+        return python_m("bacc", args, cwd=cwd)
     env = dict(os.environ, MPLBACKEND="Agg")
     return subprocess.run([sys.executable, "-m", "bacc", *args], capture_output=True, text=True,
                           input=stdin, cwd=cwd, env=env, timeout=120)  # fmt: skip

@@ -28,6 +28,13 @@ REPORT = ["report", "--matrix", MATRIX, "--no-pictures"]
 
 
 def run(*args: str, env: dict | None = None, **kwargs) -> subprocess.CompletedProcess:
+    """``python -m bacc *args``: as a new process gives it, from a process with numpy and scipy
+    imported (tests/support/preloaded.py), or a new process where ``kwargs`` ask for more
+    (standard input, another working folder)."""
+    if not kwargs:
+        from support.preloaded import python_m
+
+        return python_m("bacc", args, env=env)
     full_env = dict(os.environ, MPLBACKEND="Agg", **(env or {}))
     return subprocess.run([sys.executable, "-m", "bacc", *args], capture_output=True, text=True,
                           env=full_env, timeout=120, check=False, **kwargs)

@@ -517,15 +517,24 @@ def test_report_lists_detectors_in_alarm_first(monitor_page, reference):
     assert html_escape(reference.rule) in html
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for the widths below (they run in one worker: their xdist group)."""
+    from support.browser import chromium
+
+    with chromium() as b:
+        yield b
+
+
 @pytest.mark.parametrize("width", (390, 768, 1280))
 @pytest.mark.slow
-def test_monitoring_report_fits_every_screen(monitor_page, width, tmp_path):
-    from support.browser import MEASURE, chromium, open_tab
+@pytest.mark.xdist_group("test_monitoring_screens")
+def test_monitoring_report_fits_every_screen(monitor_page, browser, width):
+    from support.browser import MEASURE, open_tab
 
-    with chromium() as browser:
-        ctx, tab, problems = open_tab(browser, monitor_page, width)
-        m = tab.evaluate(MEASURE)
-        ctx.close()
+    ctx, tab, problems = open_tab(browser, monitor_page, width)
+    m = tab.evaluate(MEASURE)
+    ctx.close()
     assert problems == []
     assert m["scrollWidth"] <= width, m["overflow"][:5]
     assert m["overflow"] == []
@@ -535,8 +544,10 @@ def test_monitoring_report_fits_every_screen(monitor_page, width, tmp_path):
 
 
 def run_cli(*args: str):
-    return subprocess.run([sys.executable, "-m", "bacc", *args], capture_output=True, text=True,
-                          timeout=120, check=False)
+    """``python -m bacc *args`` as a new process gives it (tests/support/preloaded.py)."""
+    from support.preloaded import python_m
+
+    return python_m("bacc", args)
 
 
 def test_command_line(small_log, tmp_path, capsys):

@@ -56,6 +56,15 @@ def site(tmp_path_factory) -> Path:
     return out / "html"
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for the page checks below (the site's tests run in one worker)."""
+    from support.browser import chromium
+
+    with chromium() as b:
+        yield b
+
+
 def pages(site: Path) -> list[Path]:
     return sorted(p for p in site.rglob("*.html") if "_static" not in p.parts)
 
@@ -215,7 +224,7 @@ PAGE_CHECK = r"""
 
 
 @pytest.mark.parametrize("width", (390, 1280))
-def test_the_site_fits_every_screen_and_stays_local(site, width):
+def test_the_site_fits_every_screen_and_stays_local(site, browser, width):
     """Every page, as a web server gives it: nothing cut or widening the page, images loaded, no
     error, nothing fetched from anywhere but the site itself.
 
@@ -225,11 +234,11 @@ def test_the_site_fits_every_screen_and_stays_local(site, width):
     checks: 60 s and 97 CPU-seconds against 44 s and 73 for both widths, benchmarks/RESULTS.md).
     Opening the built files directly is checked by the next test.
     """
-    from support.browser import chromium, open_tab, served
+    from support.browser import open_tab, served
 
     failures: dict[str, object] = {}
     n_images = n_pages = 0
-    with chromium() as browser, served(site) as origin:
+    with served(site) as origin:
         ctx, tab, problems = open_tab(browser, origin + "index.html", width, open_details=False,
                                       origin=origin)
         for page in pages(site):
@@ -248,13 +257,13 @@ def test_the_site_fits_every_screen_and_stays_local(site, width):
     assert n_pages > 40 and n_images >= 12
 
 
-def test_the_site_opens_from_its_files(site):
+def test_the_site_opens_from_its_files(site, browser):
     """Opened from the built files (``file://``, as ``scripts/docs.sh`` says to), the pages of
     every kind (each top-level page, and the first of each folder: guide, API, module, gallery,
     theory) load with no error, every image loaded and no request leaving the machine. Every
     page shares its kind's template, so a page that loads from its file stands for its kind;
     the layout of every page is checked above."""
-    from support.browser import chromium, open_tab
+    from support.browser import open_tab
 
     chosen: dict[Path, Path] = {}
     for page in pages(site):
@@ -262,15 +271,14 @@ def test_the_site_opens_from_its_files(site):
             chosen.setdefault(page if page.parent == site else page.parent, page)
     assert len(chosen) >= 10
     failures: dict[str, object] = {}
-    with chromium() as browser:
-        ctx, tab, problems = open_tab(browser, site / "index.html", 1280, open_details=False)
-        for page in sorted(chosen.values()):
-            problems.clear()
-            tab.goto(page.as_uri())
-            tab.wait_for_load_state("load")
-            broken = tab.evaluate("() => [...document.images]"
-                                  ".filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
-            if problems or broken:
-                failures[str(page.relative_to(site))] = problems[:3] or broken
-        ctx.close()
+    ctx, tab, problems = open_tab(browser, site / "index.html", 1280, open_details=False)
+    for page in sorted(chosen.values()):
+        problems.clear()
+        tab.goto(page.as_uri())
+        tab.wait_for_load_state("load")
+        broken = tab.evaluate("() => [...document.images]"
+                              ".filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
+        if problems or broken:
+            failures[str(page.relative_to(site))] = problems[:3] or broken
+    ctx.close()
     assert failures == {}

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -322,8 +320,10 @@ def test_next_label_other_criteria_and_an_empty_matrix():
 
 # ----------------------------------------------------------------------------------------------
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "bacc", *args], capture_output=True, text=True,
-                          timeout=120)
+    """``python -m bacc *args`` as a new process gives it (tests/support/preloaded.py)."""
+    from support.preloaded import python_m
+
+    return python_m("bacc", args)
 
 
 def test_cli_plan_and_next_label(tmp_path):

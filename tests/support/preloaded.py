@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
@@ -48,12 +49,23 @@ def _child(job: dict) -> None:
             os.close(f)
         sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                          closefd=False)
         os.chdir(job["cwd"])
-        sys.argv = [job["script"], *job["args"]]
-        sys.path[0] = os.path.dirname(os.path.abspath(job["script"]))
+        if job.get("env") is not None:  # read when used (not at start-up): as the caller has it
+            os.environ.clear()
+            os.environ.update(job["env"])
+        if job.get("umask") is not None:
+            os.umask(job["umask"])
         try:
-            runpy.run_path(job["script"], run_name="__main__")
+            if job.get("module"):  # python -m module: the working folder first on sys.path
+                sys.argv = [job["module"], *job["args"]]
+                sys.path[0] = os.getcwd()
+                runpy.run_module(job["module"], run_name="__main__", alter_sys=True)
+            else:
+                sys.argv = [job["script"], *job["args"]]
+                sys.path[0] = os.path.dirname(os.path.abspath(job["script"]))
+                runpy.run_path(job["script"], run_name="__main__")
             code = 0
         except SystemExit as stop:
             if stop.code is None or isinstance(stop.code, int):
@@ -102,15 +114,22 @@ class Preloaded:
                                       stdout=subprocess.PIPE, text=True, env=env,
                                       start_new_session=True)
 
-    def run(self, script: Path, args: list[str], cwd: Path, timeout: float
+    def run(self, script: Path | None, args: list[str], cwd: Path, timeout: float, *,
+            module: str | None = None, env: dict[str, str] | None = None
             ) -> subprocess.CompletedProcess:
-        """``python script *args`` in ``cwd``: the completed process (standard output and
-        error as text). Past ``timeout`` seconds the server and the script are killed and
+        """``python script *args`` (or ``python -m module *args``) in ``cwd``: the completed
+        process (standard output and error as text). With ``env``, the script sees that
+        environment (the variables Python reads at start-up are the server's); it has the
+        caller's umask. Past ``timeout`` seconds the server and the script are killed and
         ``subprocess.TimeoutExpired`` is raised."""
-        outputs = Path(cwd).parent / f"{Path(cwd).name}-output"
-        outputs.mkdir(exist_ok=True)
-        job = {"script": str(script), "args": list(args), "cwd": str(cwd),
-               "stdout": str(outputs / "stdout"), "stderr": str(outputs / "stderr")}
+        import tempfile
+
+        mask = os.umask(0o077)
+        os.umask(mask)
+        outputs = Path(tempfile.mkdtemp(prefix="preloaded-"))
+        job = {"script": str(script) if script else None, "module": module, "args": list(args),
+               "cwd": str(cwd), "stdout": str(outputs / "stdout"), "stderr": str(outputs / "stderr"),
+               "env": env, "umask": mask}
         self._proc.stdin.write(json.dumps(job) + "\n")
         self._proc.stdin.flush()
         with selectors.DefaultSelector() as sel:
@@ -126,7 +145,9 @@ class Preloaded:
         code = json.loads(answer)["code"]
         out = (outputs / "stdout").read_text(encoding="utf-8", errors="replace")
         err = (outputs / "stderr").read_text(encoding="utf-8", errors="replace")
-        return subprocess.CompletedProcess([sys.executable, str(script), *args], code, out, err)
+        shutil.rmtree(outputs, ignore_errors=True)
+        command = ["-m", module] if module else [str(script)]
+        return subprocess.CompletedProcess([sys.executable, *command, *args], code, out, err)
 
     def close(self) -> None:
         """End the server: at once when it does not stop within 10 s of the end of its input
@@ -145,3 +166,22 @@ class Preloaded:
 
 if __name__ == "__main__":
     serve()
+
+
+_SERVER: list[Preloaded] = []
+
+
+def python_m(module: str, args, *, cwd: Path | str | None = None, timeout: float = 120,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``python -m module *args`` as a new process gives it, run by a server shared within this
+    test process: in ``cwd``, with this process's environment (at the call), ``MPLBACKEND=Agg``
+    and ``env`` added, and its umask. Standard input is empty: a run that reads it, or that
+    checks the process itself (its start-up imports, its terminal), needs a real process."""
+    if not _SERVER or _SERVER[0]._proc.poll() is not None:  # none yet, or ended by a timeout
+        import atexit
+
+        _SERVER[:] = [Preloaded({**os.environ, "MPLBACKEND": "Agg"})]
+        atexit.register(_SERVER[0].close)
+    return _SERVER[0].run(None, [str(a) for a in args], cwd=Path(cwd or os.getcwd()),
+                          timeout=timeout, module=module,
+                          env={**os.environ, "MPLBACKEND": "Agg", **(env or {})})

@@ -546,15 +546,20 @@ class ClassFit:
                 np.einsum("jtc,fc->jtf", acc2, self._interp))  # fmt: skip
 
     # ----------------------------------------------------------------------------- results
+    @functools.cached_property
+    def _accuracy(self) -> np.ndarray:
+        """The population accuracy ``sigmoid(x)`` at every fine node (on first use)."""
+        return sc.expit(self.x)
+
     def population_moments(self) -> tuple[float, float]:
         """Posterior mean and sd of the population accuracy ``sigmoid(x)``."""
-        g = sc.expit(self.x)
+        g = self._accuracy
         mean = float((self.weights * g).sum())
         return mean, float(np.sqrt(max((self.weights * (g - mean) ** 2).sum(), 0.0)))
 
     def population_range(self) -> tuple[float, float]:
         """Smallest and largest population accuracy among the nodes that carry weight."""
-        g = sc.expit(self.x)
+        g = self._accuracy
         live = self.weights > 1e-18 * self.weights.max()
         return float(g[live].min()), float(g[live].max())
 
@@ -585,7 +590,7 @@ class ClassFit:
 
     def population_m3(self) -> float:
         """Third central moment of the population accuracy ``sigmoid(x)``."""
-        g = sc.expit(self.x)
+        g = self._accuracy
         mean = float((self.weights * g).sum())
         return float((self.weights * (g - mean) ** 3).sum())
 
@@ -634,7 +639,7 @@ class ClassFit:
         """Posterior mean and sd of the between-subject sd of the class accuracy."""
         if self.model == "beta-binomial":
             nu = self._nu(self.v)[:, None]
-            pm = sc.expit(self.x)
+            pm = self._accuracy
             sd = np.sqrt(pm * (1 - pm) / (nu + 1.0))
         else:
             m1, m2 = self._new_subject
@@ -674,7 +679,7 @@ class ClassFit:
         if d is not None:
             m1, m2 = self._moments[0][d], self._moments[1][d]
         elif self.model == "beta-binomial":
-            pm = sc.expit(self.x)
+            pm = self._accuracy
             nu = self._nu(self.v)[:, None]
             m1, m2 = pm, pm * (pm * nu + 1.0) / (nu + 1.0)
         else:
