@@ -17,6 +17,7 @@ anytime rule's call against the posterior rule's call on the same data, in the s
 
 Run:  python benchmarks/bench_monitor_anytime.py            (2 000 unchanged, 200 with a drop)
       python benchmarks/bench_monitor_anytime.py --quick    (10 unchanged, 4 with a drop)
+      python benchmarks/bench_monitor_anytime.py --unchanged 200   (200 unchanged, 20 with a drop)
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ def delays(m) -> np.ndarray:
 def main() -> None:
     quick = "--quick" in sys.argv
     n_unchanged, n_drop = (10, 4) if quick else (2000, 200)
+    if "--unchanged" in sys.argv:
+        n_unchanged = int(sys.argv[sys.argv.index("--unchanged") + 1])
+        n_drop = max(4, n_unchanged // 10)
     print(machine())
     print(f"{DAYS} daily windows of {PER_DAY} examples, class accuracies {ACC}, balanced "
           f"accuracy {NUMBER} = the baseline number; 95 %")

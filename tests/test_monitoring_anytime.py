@@ -137,3 +137,42 @@ def test_the_sequence_narrows_and_is_drawn():
     with pytest.raises(bacc.BaccError, match="anytime"):
         bacc.monitor(df, true="label", pred="predicted", time="ts", window="1D", baseline=0.8,
                      progress=False, n_simulations=0).sequence("all")
+
+
+def test_a_row_gets_the_same_bound_and_alarm_whatever_rows_share_its_call():
+    """The dual search stops row by row, and ``below_alarms`` searches each distinct row once:
+    a row's bound (and alarm) alone equals the one it gets among 300 others, bit for bit, so a
+    detector's baseline and alarms do not change when other detectors join the log."""
+    rng = np.random.default_rng(8)
+    k = rng.integers(0, 40, (300, 3)).astype(float)
+    n = k + rng.integers(0, 12, (300, 3)) + 1
+    k[::7] = k[3]  # repeated rows, as pooled windows of a few examples repeat their counts
+    n[::7] = n[3]
+    tuned, w = np.full((300, 3), 100.0), np.full(3, 1 / 3)
+    lo, hi = engine.weighted_bounds(k, n, tuned, w, 0.05, "two")
+    alone = [engine.weighted_bounds(k[i:i + 1], n[i:i + 1], tuned[:1], w, 0.05, "two")
+             for i in range(0, 300, 50)]
+    np.testing.assert_array_equal(lo[::50], [a[0][0] for a in alone])
+    np.testing.assert_array_equal(hi[::50], [a[1][0] for a in alone])
+    start = rng.integers(1, 30, 300)
+    value = np.where(rng.random(300) < 0.5, 0.75, 0.85)
+    hit = engine.below_alarms(k, n, start, tuned[0], w, value, 0.05)
+    picked = np.concatenate([np.flatnonzero(hit)[:6], np.flatnonzero(~hit)[::40]])
+    each = [engine.below_alarms(k[i:i + 1], n[i:i + 1], start[i:i + 1], tuned[0], w,
+                                value[i:i + 1], 0.05)[0] for i in picked]
+    np.testing.assert_array_equal(hit[picked], each)
+    assert 0 < hit.sum() < 300  # both outcomes occur
+
+
+def test_a_detectors_first_window_baseline_does_not_depend_on_the_others():
+    """``baseline="first"``: each detector's alarms are the same in the whole log as in a log
+    of that detector alone (its baseline bound is computed for all detectors in one call)."""
+    df = _frame(40, 20, (0.95, 0.85), seed=12, detectors=12, drop_day=20, drop=0.25)
+    kw = dict(true="label", pred="predicted", time="ts", window="1D", baseline="first",
+              rule="anytime", progress=False)
+    whole = bacc.monitor(df, by="detector", **kw)
+    assert whole.alarm.any()
+    for d in sorted(df["detector"].unique())[:2]:
+        one = bacc.monitor(df[df["detector"] == d], **kw)
+        rows = np.asarray(whole.detector) == d
+        np.testing.assert_array_equal(np.asarray(whole.alarm)[rows], np.asarray(one.alarm))

@@ -639,19 +639,25 @@ def _baseline_lower(base_k, base_n, det, det_n, alpha, tuned_for, labs) -> np.nd
     from .anytime import check_tuned_for
 
     tuned = np.broadcast_to(check_tuned_for(tuned_for, labs), (base_k.shape[1],)).astype(float)
-    first = np.unique(det, return_index=True)[1]
-    out = np.full(det.size, np.nan)
+    first = np.unique(det, return_index=True)[1]  # each detector's first row
     per = np.full(det_n.shape[0], np.nan)
-    for i in first:
-        cols = np.flatnonzero(det_n[det[i]] > 0)
-        if cols.size < 2 or np.any(base_n[i, cols] == 0):
+    present = det_n[det[first]] > 0  # the classes each detector has
+    # detectors with the same classes in one call (each row's bound is its own: the searches
+    # stop row by row, so a detector's bound does not depend on the others)
+    for pattern in np.unique(present, axis=0):
+        cols = np.flatnonzero(pattern)
+        if cols.size < 2:
             continue
-        lo, _ = weighted_bounds(base_k[i, cols][None].astype(float),
-                                base_n[i, cols][None].astype(float), tuned[cols][None],
+        rows = first[np.all(present == pattern, axis=1)]
+        rows = rows[np.all(base_n[np.ix_(rows, cols)] > 0, axis=1)]
+        if rows.size == 0:
+            continue
+        lo, _ = weighted_bounds(base_k[np.ix_(rows, cols)].astype(float),
+                                base_n[np.ix_(rows, cols)].astype(float),
+                                np.broadcast_to(tuned[cols], (rows.size, cols.size)),
                                 np.full(cols.size, 1.0 / cols.size), alpha, "lower")
-        per[det[i]] = lo[0]
-    out = per[det]
-    return out
+        per[det[rows]] = lo
+    return per[det]
 
 
 def _alarms(rule, p, ex_hi_now, base_ex_lo, alarm_at, margin) -> np.ndarray:

@@ -296,20 +296,25 @@ def _dual_lower(k, n, c, w, threshold, side, *, points: bool = False):
         b, hb = np.where(pos, b, u), np.where(pos, hb, h)
     side_a = np.zeros(shape, dtype=bool)
     side_b = np.zeros(shape, dtype=bool)
+    # each row stops at its own convergence: a row's bound is the same whichever rows share the
+    # call (one detector's, or a thousand's)
+    active = np.ones(shape, dtype=bool)
     for _ in range(_DUAL_ITER):
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             u = b - hb * (b - a) / (hb - ha)
         mid = 0.5 * (a + b)
         u = np.where(np.isfinite(u) & (u > a) & (u < b), u, mid)
         d, h, x = inner(u)
+        d = np.where(active, d, -np.inf)  # a row that has stopped keeps its best
         keep(d, x)
         pos = h > 0
         # Illinois: halve the stale end's value when the same end is kept twice
-        ha = np.where(pos, h, np.where(side_b, ha * 0.5, ha))
-        hb = np.where(pos, np.where(side_a, hb * 0.5, hb), h)
-        a, b = np.where(pos, u, a), np.where(pos, b, u)
-        side_a, side_b = pos, ~pos
-        if np.all((np.abs(h) < 1e-6) | (b - a < 1e-9)):
+        ha = np.where(active, np.where(pos, h, np.where(side_b, ha * 0.5, ha)), ha)
+        hb = np.where(active, np.where(pos, np.where(side_a, hb * 0.5, hb), h), hb)
+        a, b = np.where(active & pos, u, a), np.where(active & ~pos, u, b)
+        side_a, side_b = np.where(active, pos, side_a), np.where(active, ~pos, side_b)
+        active &= ~((np.abs(h) < 1e-6) | (b - a < 1e-9))
+        if not active.any():
             break
     bound = np.clip(best, 0.0, 1.0)
     return (bound, best_x) if points else bound
@@ -415,8 +420,16 @@ def below_alarms(k, n, start, tuned, w, value, alpha: float) -> np.ndarray:
     if maybe.size == 0:
         return alarm
     kk, nn = k[maybe], n[maybe]
-    g, _ = halfspace_minimum(nn - kk, nn, np.broadcast_to(tuned, kk.shape), w,
-                             1.0 - value[maybe], alpha)
+    # rows of the same failures, examples and target share one search (pooled windows of a
+    # few examples repeat their counts: a third of them are distinct in a year of daily
+    # windows); each row's value is the one it would get alone
+    l = kk.shape[1]
+    key = np.column_stack([nn - kk, nn, 1.0 - value[maybe]])
+    distinct, back = np.unique(key, axis=0, return_inverse=True)
+    g, _ = halfspace_minimum(distinct[:, :l], distinct[:, l:2 * l],
+                             np.broadcast_to(tuned, (distinct.shape[0], l)), w, distinct[:, 2 * l],
+                             alpha)
+    g = g[back.ravel()]
     threshold = np.log(1.0 / (alpha * start_weight(np.asarray(start)[maybe])))
     alarm[maybe] = g >= threshold
     return alarm
