@@ -119,7 +119,8 @@ LAYOUT = r"""
       }
     }
     for (const t of svg.querySelectorAll('text')) {
-      if (!visible(t) || !t.textContent.trim()) continue;
+      const tr = t.getBoundingClientRect();
+      if (tr.width <= 0 || tr.height <= 0 || !t.textContent.trim()) continue;
       res.nTexts++;
       // each glyph's box less its margins (a line that grazes the room of ascenders and
       // descenders does not strike the text)
@@ -134,6 +135,9 @@ LAYOUT = r"""
       const inv = t.getScreenCTM().inverse();
       let hit = null;
       for (const [sx, sy] of pts) {
+        // every glyph box lies inside the text's box on the screen (2 px of margin): a point
+        // outside it cannot strike the text, and is not transformed and tested
+        if (sx < tr.left - 2 || sx > tr.right + 2 || sy < tr.top - 2 || sy > tr.bottom + 2) continue;
         const x = inv.a * sx + inv.c * sy + inv.e, y = inv.b * sx + inv.d * sy + inv.f;
         if (boxes.some(([x0, x1, y0, y1]) => x > x0 && x < x1 && y > y0 && y < y1)) { hit = [sx, sy]; break; }
       }
