@@ -89,6 +89,7 @@ def pytest_cmdline_main(config):
         config.option.dist = "loadgroup"
     if config.pluginmanager.hasplugin("xdist") and config.option.numprocesses:
         share_the_cores(config.option.numprocesses)
+        steady_allocator()
 
 
 #: The variables through which BLAS and OpenMP libraries read how many threads to start.
@@ -117,6 +118,30 @@ def share_the_cores(workers, environ=os.environ, cores=None) -> int:
     for name in THREAD_VARIABLES:
         environ.setdefault(name, str(threads))
     return threads
+
+
+#: glibc's malloc settings for the worker processes (and every program they start): blocks of
+#: up to 256 MB come from the heap, and up to 1 GB freed at its top is kept for the next ones.
+ALLOCATOR_VARIABLES = {"MALLOC_MMAP_THRESHOLD_": str(256 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
+
+
+def steady_allocator(environ=os.environ) -> dict[str, str]:
+    """Let each worker keep the memory it frees for its next arrays (glibc's malloc).
+
+    By default glibc serves a block of more than 128 kB (its threshold then grows with the
+    blocks freed, up to 32 MB) by mapping fresh pages, and returns memory freed at the top of
+    the heap beyond twice that threshold. A test that makes arrays of several MB one after the
+    other (a simulation over thousands of streams, the betting sequence's blocks) then faults
+    every page in again: measured on the 2-core machine, the peeking checks of the betting
+    sequence (tests/test_anytime_betting.py) took 25.1 s, 9.5 s of it in the kernel for 4.3
+    million page faults; with these settings 15.4 s, 0.1 s in the kernel, and a peak memory of
+    117 MB instead of 104 MB. Like ``share_the_cores``, the variables are set here, in the main
+    process, before the workers start (glibc reads them when a process starts), and a variable
+    already set is left as it is. Other C libraries ignore them. Returns what the workers get.
+    """
+    for name, value in ALLOCATOR_VARIABLES.items():
+        environ.setdefault(name, value)
+    return {name: environ[name] for name in ALLOCATOR_VARIABLES}
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist

@@ -64,9 +64,20 @@ def test_workers_share_the_cores_and_a_choice_already_made_stands():
     assert env["OPENBLAS_NUM_THREADS"] == "3" and env["OMP_NUM_THREADS"] == "1"
 
 
+def test_workers_keep_the_memory_they_free_and_a_choice_already_made_stands():
+    steady = _conftest().steady_allocator
+    env: dict[str, str] = {}
+    got = steady(env)
+    assert got == env and int(env["MALLOC_MMAP_THRESHOLD_"]) >= 64 << 20
+    assert int(env["MALLOC_TRIM_THRESHOLD_"]) >= int(env["MALLOC_MMAP_THRESHOLD_"])
+    env = {"MALLOC_TRIM_THRESHOLD_": "0"}
+    assert steady(env)["MALLOC_TRIM_THRESHOLD_"] == "0"
+
+
 def test_a_distributed_run_gives_its_workers_one_blas_thread_per_core_share(tmp_path):
     """The BLAS libraries that numpy and scipy load in a worker of ``-n 2`` run as many threads
-    as the worker's share of the cores (read by threadpoolctl, in the test extra)."""
+    as the worker's share of the cores (read by threadpoolctl, in the test extra), and the
+    worker has the allocator settings of ``steady_allocator``."""
     pytest.importorskip("xdist")
     pytest.importorskip("threadpoolctl")
     probe = tmp_path / "test_probe.py"
@@ -75,8 +86,12 @@ def test_a_distributed_run_gives_its_workers_one_blas_thread_per_core_share(tmp_
         "import os\nimport numpy, scipy.linalg, threadpoolctl\n\ndef test_probe():\n"
         "    assert os.environ.get('PYTEST_XDIST_WORKER')\n"
         "    blas = [i['num_threads'] for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas']\n"
-        f"    open({str(seen)!r}, 'w').write(' '.join(map(str, blas)))\n", encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k not in _conftest().THREAD_VARIABLES}
+        f"    open({str(seen)!r}, 'w').write(' '.join(map(str, blas)))\n"
+        f"    open({str(seen) + '.malloc'!r}, 'w').write(' '.join(os.environ.get(k, '-') for k in\n"
+        f"        {sorted(_conftest().ALLOCATOR_VARIABLES)!r}))\n", encoding="utf-8")
+    conf = _conftest()
+    env = {k: v for k, v in os.environ.items()
+           if k not in conf.THREAD_VARIABLES and k not in conf.ALLOCATOR_VARIABLES}
     # the project's conftest.py is loaded as a plugin: the probe lives outside the project
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            "-n", "2", "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"),
@@ -86,3 +101,5 @@ def test_a_distributed_run_gives_its_workers_one_blas_thread_per_core_share(tmp_
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     threads = seen.read_text().split()
     assert threads and set(threads) == {str(max(1, cores // 2))}
+    malloc = (tmp_path / "seen.txt.malloc").read_text().split()
+    assert malloc == [conf.ALLOCATOR_VARIABLES[k] for k in sorted(conf.ALLOCATOR_VARIABLES)]
