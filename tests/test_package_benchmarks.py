@@ -140,3 +140,9 @@ def test_a_script_runs_as_a_fresh_process_would(preloaded, tmp_path):
     failed = preloaded.run(script, ["fail"], cwd=work, timeout=60)
     assert failed.returncode == 1
     assert "KeyError: 'boom'" in failed.stderr and "Traceback" in failed.stderr
+    # a run past its time is killed with its server, and the next run gets a new server
+    stuck = tmp_path / "stuck.py"
+    stuck.write_text("import time\ntime.sleep(60)\n", encoding="utf-8")
+    with pytest.raises(subprocess.TimeoutExpired):
+        preloaded.run(stuck, [], cwd=work, timeout=0.5)
+    assert preloaded.run(script, ["0"], cwd=work, timeout=60).returncode == 0

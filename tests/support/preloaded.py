@@ -1,20 +1,24 @@
-"""Run Python scripts as ``python script.py args`` would, forked from a process that has
-already imported numpy and scipy.
+"""Run Python scripts as ``python script.py args`` (or ``python -m module args``) would, forked
+from a process that has already imported numpy and scipy.
 
-Each of the 25 benchmark scripts' quick runs (tests/test_package_benchmarks.py) paid about
-0.7 s to import numpy and scipy's modules before it began, a sixth of the time of the 25 runs.
-Here a server process imports them once; each script then runs in a child forked from it, with
-the script's own folder first on ``sys.path``, its own working folder and arguments, standard
-input empty, its standard output and error in files, and its exit status as a fresh process
-would give it (0, the code of ``sys.exit``, or 1 after an uncaught exception, whose traceback
-is on standard error). Only numpy and scipy are preloaded: importing a package loads nothing
-that a script could then use without importing it (numpy loads its submodules itself, and scipy
-loads each submodule on first use whether or not it was imported), so a script that forgets an
-import fails here as it would fresh. bacc is not preloaded: ``bacc.<module>`` without
-``import bacc.<module>`` fails fresh, and must fail here too.
+Each of the 25 benchmark scripts' quick runs (tests/test_package_benchmarks.py), and each
+``python -m bacc`` run of a test that needs no process of its own, paid about 0.7 s to import
+numpy and scipy's modules before it began. Here a server process imports them once; each script
+then runs in a child forked from it, with the script's own folder (or, for a module, the working
+folder) first on ``sys.path``, its own working folder, arguments, environment and umask,
+standard input empty, its standard output and error in files, and its exit status as a fresh
+process would give it (0, the code of ``sys.exit``, or 1 after an uncaught exception, whose
+traceback is on standard error); tests/test_package_benchmarks.py compares it with a fresh
+process. Only numpy and scipy are preloaded: importing a package loads nothing that a script
+could then use without importing it (numpy loads its submodules itself, and scipy loads each
+submodule on first use whether or not it was imported), so a script that forgets an import
+fails here as it would fresh. bacc is not preloaded: ``bacc.<module>`` without
+``import bacc.<module>`` fails fresh, and must fail here too. What Python reads when it starts
+(``PYTHONWARNINGS``, the locale) is the server's.
 
 The server is single-threaded (OpenBLAS is given one thread before numpy starts), so forking it
-is safe; it serves one script at a time. Not for Windows (no ``fork``).
+is safe; it serves one script at a time, and a new one starts after a timeout ended it. Where
+there is no ``fork`` (Windows) each run is a new process.
 """
 
 from __future__ import annotations
@@ -109,9 +113,13 @@ class Preloaded:
     """A server of :func:`serve` in its own process group, with the environment ``env``."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        env = {**env, "OPENBLAS_NUM_THREADS": "1"}
+        self._env = {**env, "OPENBLAS_NUM_THREADS": "1"}
+        self._proc = None
+        self._start()
+
+    def _start(self) -> None:
         self._proc = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, text=True, env=env,
+                                      stdout=subprocess.PIPE, text=True, env=self._env,
                                       start_new_session=True)
 
     def run(self, script: Path | None, args: list[str], cwd: Path, timeout: float, *,
@@ -124,6 +132,13 @@ class Preloaded:
         ``subprocess.TimeoutExpired`` is raised."""
         import tempfile
 
+        if not hasattr(os, "fork"):  # no fork (Windows): a new process, as the caller asked
+            command = ["-m", module] if module else [str(script)]
+            return subprocess.run([sys.executable, *command, *args], cwd=cwd, env=env,
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=timeout, check=False)
+        if self._proc.poll() is not None:  # ended by an earlier timeout: a new server
+            self._start()
         mask = os.umask(0o077)
         os.umask(mask)
         outputs = Path(tempfile.mkdtemp(prefix="preloaded-"))
@@ -177,10 +192,10 @@ def python_m(module: str, args, *, cwd: Path | str | None = None, timeout: float
     test process: in ``cwd``, with this process's environment (at the call), ``MPLBACKEND=Agg``
     and ``env`` added, and its umask. Standard input is empty: a run that reads it, or that
     checks the process itself (its start-up imports, its terminal), needs a real process."""
-    if not _SERVER or _SERVER[0]._proc.poll() is not None:  # none yet, or ended by a timeout
+    if not _SERVER:
         import atexit
 
-        _SERVER[:] = [Preloaded({**os.environ, "MPLBACKEND": "Agg"})]
+        _SERVER.append(Preloaded({**os.environ, "MPLBACKEND": "Agg"}))
         atexit.register(_SERVER[0].close)
     return _SERVER[0].run(None, [str(a) for a in args], cwd=Path(cwd or os.getcwd()),
                           timeout=timeout, module=module,
