@@ -19,6 +19,15 @@ def pytest_collect_file(file_path, parent):
     outcome.force_result([c for c in collectors if type(c).__name__ != "DoctestModule"])
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium shared by the browser checks of one test file (started once per file
+    and worker; skipped, with the reason, where Chromium or Playwright is missing)."""
+    from support.browser import chromium
+
+    with chromium() as b:
+        yield b
+
 
 @pytest.fixture(scope="session")
 def demo_run(tmp_path_factory):

@@ -24,7 +24,7 @@ import pytest
 
 pytest.importorskip("matplotlib").use("Agg")
 
-from support.browser import MEASURE, chromium, open_tab  # noqa: E402
+from support.browser import MEASURE, open_tab  # noqa: E402
 from support.synthetic import detector_csv, groups_csv, long_names_csv  # noqa: E402
 
 import bacc  # noqa: E402
@@ -232,12 +232,6 @@ def test_empty_section_is_an_error():
 
 
 # ----------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
 
 WIDTHS = (390, 768, 1280)
 
@@ -323,8 +317,7 @@ def looks(browser, tmp_path_factory):
             measure = tab.evaluate(MEASURE)
             shot = shots / f"{which}_{width}.png"
             tab.screenshot(path=str(shot))
-            tab.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-            layout = tab.evaluate(LAYOUT)
+            layout = settled_layout(tab)
             ctx.close()
             seen[which, width] = {"measure": measure, "layout": layout, "problems": problems,
                                   "shot": shot.stat().st_size}
@@ -461,12 +454,16 @@ def monitor_page(tmp_path_factory) -> Path:
     return path
 
 
-def measure_layout(browser, path: Path, width: int) -> dict:
-    """LAYOUT of a page at a width, after every block of details is opened and the page's
-    script has seen the new sizes (two animation frames)."""
-    ctx, tab, problems = open_tab(browser, path, width)
+def settled_layout(tab) -> dict:
+    """LAYOUT of an open page once its script has seen the new sizes (two animation frames)."""
     tab.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    m = tab.evaluate(LAYOUT)
+    return tab.evaluate(LAYOUT)
+
+
+def measure_layout(browser, path: Path, width: int) -> dict:
+    """LAYOUT of a page at a width, after every block of details is opened (``settled_layout``)."""
+    ctx, tab, problems = open_tab(browser, path, width)
+    m = settled_layout(tab)
     ctx.close()
     assert problems == []
     return m

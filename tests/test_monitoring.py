@@ -517,15 +517,6 @@ def test_report_lists_detectors_in_alarm_first(monitor_page, reference):
     assert html_escape(reference.rule) in html
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium for the widths below (they run in one worker: their xdist group)."""
-    from support.browser import chromium
-
-    with chromium() as b:
-        yield b
-
-
 @pytest.mark.parametrize("width", (390, 768, 1280))
 @pytest.mark.slow
 @pytest.mark.xdist_group("test_monitoring_screens")

@@ -56,15 +56,6 @@ def site(tmp_path_factory) -> Path:
     return out / "html"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium for the page checks below (the site's tests run in one worker)."""
-    from support.browser import chromium
-
-    with chromium() as b:
-        yield b
-
-
 def pages(site: Path) -> list[Path]:
     return sorted(p for p in site.rglob("*.html") if "_static" not in p.parts)
 

@@ -132,9 +132,9 @@ class Preloaded:
         ``subprocess.TimeoutExpired`` is raised."""
         import tempfile
 
+        command = [sys.executable, *(["-m", module] if module else [str(script)]), *args]
         if not hasattr(os, "fork"):  # no fork (Windows): a new process, as the caller asked
-            command = ["-m", module] if module else [str(script)]
-            return subprocess.run([sys.executable, *command, *args], cwd=cwd, env=env,
+            return subprocess.run(command, cwd=cwd, env=env,
                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   timeout=timeout, check=False)
         if self._proc.poll() is not None:  # ended by an earlier timeout: a new server
@@ -153,16 +153,15 @@ class Preloaded:
         if not ready:
             os.killpg(self._proc.pid, signal.SIGKILL)
             self.close()
-            raise subprocess.TimeoutExpired([str(script), *args], timeout)
+            raise subprocess.TimeoutExpired(command, timeout)
         answer = self._proc.stdout.readline()
         if not answer:
-            raise RuntimeError(f"the preloaded server ended while running {script}")
+            raise RuntimeError(f"the preloaded server ended while running {' '.join(command)}")
         code = json.loads(answer)["code"]
         out = (outputs / "stdout").read_text(encoding="utf-8", errors="replace")
         err = (outputs / "stderr").read_text(encoding="utf-8", errors="replace")
         shutil.rmtree(outputs, ignore_errors=True)
-        command = ["-m", module] if module else [str(script)]
-        return subprocess.CompletedProcess([sys.executable, *command, *args], code, out, err)
+        return subprocess.CompletedProcess(command, code, out, err)
 
     def close(self) -> None:
         """End the server: at once when it does not stop within 10 s of the end of its input
@@ -177,10 +176,6 @@ class Preloaded:
                 pass
             self._proc.wait()
         self._proc.stdout.close()
-
-
-if __name__ == "__main__":
-    serve()
 
 
 _SERVER: list[Preloaded] = []
@@ -200,3 +195,7 @@ def python_m(module: str, args, *, cwd: Path | str | None = None, timeout: float
     return _SERVER[0].run(None, [str(a) for a in args], cwd=Path(cwd or os.getcwd()),
                           timeout=timeout, module=module,
                           env={**os.environ, "MPLBACKEND": "Agg", **(env or {})})
+
+
+if __name__ == "__main__":
+    serve()
