@@ -118,3 +118,12 @@ html_math_renderer = "mathml"
 # The report of ``bacc demo``, written during the build by _ext/bacc_docs.py.
 (HERE / "_generated").mkdir(exist_ok=True)
 html_extra_path = ["_generated"]
+
+# -- the build's memory ---------------------------------------------------------------------------
+# What is loaded by now (Sphinx, its extensions, bacc, numpy, matplotlib) lives to the end of
+# the build: frozen, the cyclic garbage collector never scans it again. sphinx-gallery collects
+# after every example, and each of those full collections would otherwise walk it all: measured
+# on the 2-core machine, the build took 55.0-55.4 s against 57.5-58.0 s (benchmarks/RESULTS.md).
+import gc as _gc  # noqa: E402
+
+_gc.freeze()

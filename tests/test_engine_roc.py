@@ -495,10 +495,13 @@ def test_bayesian_bootstrap_moments_match_the_closed_form():
     assert np.all((draws >= 0) & (draws <= 1))
 
 
-def test_bayesian_bootstrap_from_counts_is_the_per_example_bootstrap():
-    """Gamma(count) per value is the sum of the count's Exp(1) weights: the same law as
-    Dirichlet weights on the examples (two-sample KS on independent seeded draws)."""
-    y, s = tied_data(51, n=60, digits=0)
+@pytest.mark.parametrize(("n", "share", "digits"), [(60, 0.4, 0), (90, 0.12, 3), (90, 0.85, 1)],
+                         ids=["heavy ties", "few positives, untied", "few negatives"])
+def test_bayesian_bootstrap_from_counts_is_the_per_example_bootstrap(n, share, digits):
+    """Gamma(size) per run of scores is the sum of the run's Exp(1) weights: the same law as
+    Dirichlet weights on the examples (two-sample KS on independent seeded draws), with heavy
+    ties, and with long runs of one class (few positives or few negatives)."""
+    y, s = tied_data(51, n=n, share=share, digits=digits)
     _, tp, fp = roc.threshold_counts(y, s)
     got = roc.bayesian_bootstrap_auc(tp, fp, 6000, np.random.default_rng(2))
     rng = np.random.default_rng(3)
@@ -507,9 +510,36 @@ def test_bayesian_bootstrap_from_counts_is_the_per_example_bootstrap():
     q = rng.dirichlet(np.ones(H.shape[1]), size=6000)
     ref = np.einsum("di,ij,dj->d", p, H, q)
     assert stats.ks_2samp(got, ref).pvalue > 1e-3
-    # a wrong law (ties counted as wins) is told apart by the same test
+    if digits:
+        return
+    # with heavy ties, a wrong law (ties counted as wins) is told apart by the same test
     wrong = np.einsum("di,ij,dj->d", p, (s[y][:, None] >= s[~y][None, :]).astype(float), q)
     assert stats.ks_2samp(got, wrong).pvalue < 1e-6
+
+
+def test_runs_merge_the_scores_of_one_class_between_the_other_class():
+    """Against a plain walk over the scores: a run grows while the class holding the scores
+    stays the same, and a score held by both classes is a run of its own."""
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        k = int(rng.integers(1, 12))
+        a = rng.integers(0, 3, k) * (rng.random(k) < 0.6)
+        b = rng.integers(0, 3, k) * (rng.random(k) < 0.6)
+        a[0] += a.sum() == 0
+        b[-1] += b.sum() == 0
+        runs: list[list[int]] = []
+        last = None
+        for x, z in zip(a.tolist(), b.tolist(), strict=True):
+            kind = (x > 0, z > 0)
+            if kind == (False, False):
+                continue
+            if kind != last or kind == (True, True):
+                runs.append([0, 0])
+            runs[-1][0] += x
+            runs[-1][1] += z
+            last = kind
+        got_a, got_b = roc._runs(a, b)
+        assert np.column_stack([got_a, got_b]).tolist() == runs, (a, b)
 
 
 def test_bayesian_bootstrap_is_reproducible():
