@@ -285,11 +285,17 @@ class _Comp:
         for (c0, p, lc, sg), (base, rot) in zip((part_a, part_b), phases, strict=True):
             if lc.size == 0:
                 continue
-            k = np.arange(lc.size)[None, :]
-            logmag = c0 - p * ls + lc[None, :] - k * ls
-            phase = base[:, None] + rot * k * (math.pi / 2.0)
+            k = np.arange(lc.size)
+            logmag = c0 - p * ls + lc[None, :] - k[None, :] * ls
+            # the k-th term's phase is base + rot k pi / 2: e^(i base) (i rot)^k, whose powers
+            # are 1, i rot, -1, -i rot; so the sum is e^(i base) (even terms + i rot odd terms),
+            # each a real sum of the magnitudes with signs (one real exp a term, not a complex one)
+            quarter = k % 4
+            even = np.where(quarter == 0, 1.0, np.where(quarter == 2, -1.0, 0.0)) * sg
+            odd = np.where(quarter == 1, 1.0, np.where(quarter == 3, -1.0, 0.0)) * sg
             with np.errstate(under="ignore"):
-                total += np.sum(sg[None, :] * np.exp(logmag + 1j * phase), axis=1)
+                mag = np.exp(logmag)
+            total += np.exp(1j * base) * (mag @ even + 1j * rot * (mag @ odd))
         with np.errstate(divide="ignore"):
             return np.log(total)
 
