@@ -36,17 +36,22 @@ from bacc_docs import public_modules  # noqa: E402
 #: The build takes minutes: the full run (pytest --full, scripts/test.sh) builds the site. It
 #: writes into docs/ (the gallery and the API pages it generates), so under pytest-xdist every
 #: test of this file runs in one worker (conftest.py: --dist loadgroup), which builds it once.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("docs-site")]
+#: That is the worker of the tests of ``bacc demo``'s report (tests/conftest.py, ``demo_run``):
+#: the site ships that report (BACC_DOCS_DEMO_REPORT, docs/_ext/bacc_docs.py), so the demo runs
+#: once in the whole run.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("test_display_report")]
 
 for _module in ("sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "IPython"):
     pytest.importorskip(_module, reason='the docs extra: pip install -e ".[docs]"')
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The site, built by ``scripts/docs.sh`` into a temporary folder."""
+def site(tmp_path_factory, demo_run) -> Path:
+    """The site, built by ``scripts/docs.sh`` into a temporary folder, with the report of the
+    run's ``bacc demo``."""
     out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "BACC_DOCS_NO_INSTALL": "1", "BACC_DOCS_OUT": str(out)}
+    env = {**os.environ, "BACC_DOCS_NO_INSTALL": "1", "BACC_DOCS_OUT": str(out),
+           "BACC_DOCS_DEMO_REPORT": str(demo_run[1])}
     start = time.perf_counter()
     done = subprocess.run(["bash", str(ROOT / "scripts" / "docs.sh")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=3600, check=False)
@@ -177,10 +182,41 @@ def test_the_command_line_reference_is_the_parser(site):
                 assert option in text, (name, option)
 
 
-def test_the_report_page_ships_the_demo_report(site):
+def test_the_report_page_ships_the_demo_report(site, demo_run):
     report = site / "report" / "bacc-demo.html"
     assert report.exists() and report.stat().st_size > 50_000
+    assert report.read_bytes() == demo_run[1].read_bytes()
     assert "report/bacc-demo.html" in (site / "guide" / "report.html").read_text(encoding="utf-8")
+
+
+def test_the_build_runs_the_demo_unless_given_its_report(tmp_path, monkeypatch):
+    """Without BACC_DOCS_DEMO_REPORT the build runs ``bacc demo -o`` into the site's extra files
+    (as ``scripts/docs.sh`` does for a reader); with it, the file given is copied; a file that
+    is not there is a build warning (an error with ``-W``)."""
+    import bacc_docs
+
+    class App:
+        builder = type("Builder", (), {"format": "html"})()
+        srcdir = str(tmp_path)
+
+    target = tmp_path / "_generated" / "report" / "bacc-demo.html"
+    calls = []
+    monkeypatch.setattr(bacc_docs.subprocess, "run", lambda cmd, **kw: calls.append((cmd, kw))
+                        or subprocess.CompletedProcess(cmd, 0, "", ""))
+    monkeypatch.delenv("BACC_DOCS_DEMO_REPORT", raising=False)
+    bacc_docs._demo_report(App())
+    assert [c[0] for c in calls] == [[sys.executable, "-m", "bacc", "demo", "-o", str(target)]]
+    assert calls[0][1]["env"]["MPLBACKEND"] == "Agg"
+    given = tmp_path / "given.html"
+    given.write_text("<html>report</html>", encoding="utf-8")
+    monkeypatch.setenv("BACC_DOCS_DEMO_REPORT", str(given))
+    bacc_docs._demo_report(App())
+    assert len(calls) == 1 and target.read_text(encoding="utf-8") == "<html>report</html>"
+    warned = []
+    monkeypatch.setattr(bacc_docs.logger, "warning", lambda *a: warned.append(a))
+    monkeypatch.setenv("BACC_DOCS_DEMO_REPORT", str(tmp_path / "missing.html"))
+    bacc_docs._demo_report(App())
+    assert len(calls) == 1 and warned and "no such file" in warned[0][0]
 
 
 # ----------------------------------------------------------------------------------------------

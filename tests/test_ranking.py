@@ -39,11 +39,18 @@ def test_pairwise_probabilities_are_exact_and_complementary():
 
 
 def test_p_best_and_expected_rank_agree_with_exact_pairwise_probabilities():
-    """For two classifiers P(best) = P(A > B); for any number, by linearity of expectation,
-    E[rank_i] = 1 + sum_j P(lambda_j > lambda_i). The draws match both within 4 standard
-    errors."""
-    r2 = rank([C1, C4], n_draws=200_000)
-    assert abs(r2.p_best[0] - r2.p_greater[0, 1]) < 4 * r2.p_best_se[0]
+    """For two classifiers P(best) = P(A > B), given exactly from the exact pair (no draws); for
+    any number, by linearity of expectation, E[rank_i] = 1 + sum_j P(lambda_j > lambda_i). The
+    draws match both within 4 standard errors."""
+    r2 = rank([C1, C4])
+    p = compare(C1, C4).p_better
+    assert r2.n_draws == 0 and r2.p_best.tolist() == [r2.p_greater[0, 1], r2.p_greater[1, 0]]
+    assert r2.p_best[0] == pytest.approx(p, abs=1e-15)
+    assert r2.expected_rank.tolist() == pytest.approx([2 - p, 1 + p], abs=1e-15)
+    assert r2.p_best_se.tolist() == r2.expected_rank_se.tolist() == [0.0, 0.0]
+    assert "exact" in str(r2) and "±" not in str(r2).split("P(row > column)")[1]
+    d2 = rank([C1, C4], pairwise="draws", n_draws=200_000)
+    assert d2.n_draws == 200_000 and abs(d2.p_best[0] - p) < 4 * d2.p_best_se[0]
     r = rank([C1, C2, C3, C4], n_draws=200_000)
     exact = 1 + np.nansum(r.p_greater, axis=0)
     assert np.all(np.abs(r.expected_rank - exact) < 4 * np.maximum(r.expected_rank_se, 1e-12) + 1e-12)

@@ -74,8 +74,14 @@ def test_two_classifiers_equal_compare_paired():
     assert r.p_greater[0, 1] == pytest.approx(c.p_better, abs=1e-9)
     assert r.p_greater[1, 0] == pytest.approx(1 - c.p_better, abs=1e-9)
     assert r.mean_balanced_accuracy.tolist() == pytest.approx(list(c.mean_balanced_accuracy), abs=1e-12)
-    # P(best) of a is P(a > b), from the draws
-    assert abs(r.p_best[0] - c.p_better) <= 5 * r.p_best_se[0]
+    # P(best) of a is P(a > b) and its expected rank 1 + P(b > a): exact, with no draws
+    assert r.n_draws == 0 and r.p_best.tolist() == [r.p_greater[0, 1], r.p_greater[1, 0]]
+    assert r.expected_rank.tolist() == pytest.approx([2 - c.p_better, 1 + c.p_better], abs=1e-9)
+    assert r.p_best_se.tolist() == r.expected_rank_se.tolist() == [0.0, 0.0]
+    # the joint draws, asked for, agree within their Monte Carlo error
+    d = bacc.rank_paired(y, {"a": a, "b": b}, pairwise="draws", n_draws=100_000)
+    assert d.n_draws == 100_000 and abs(d.p_best[0] - c.p_better) <= 5 * d.p_best_se[0]
+    assert abs(d.expected_rank[0] - (2 - c.p_better)) <= 5 * d.expected_rank_se[0]
 
 
 def test_every_pair_is_compare_paired_for_four():

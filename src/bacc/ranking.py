@@ -88,11 +88,13 @@ class Ranking(FrozenArrays):
         (``"draws"``, standard errors in ``p_greater_se``).
     p_best, p_best_se : numpy.ndarray
         Probability that each classifier has the highest balanced accuracy, with its Monte
-        Carlo standard error.
+        Carlo standard error (0 when exact: two classifiers with exact pairs).
     expected_rank, expected_rank_se : numpy.ndarray
         Posterior expected rank (1 = best) and its Monte Carlo standard error.
     n_draws : int
-        Number of joint posterior draws behind ``p_best`` and ``expected_rank``.
+        Number of joint posterior draws behind ``p_best`` and ``expected_rank``; 0 when they
+        are exact: of two classifiers, ``p_best`` is ``P(greater)`` and the expected rank
+        ``1 + P(the other is greater)``, from the exact ``p_greater``.
     random_state : object
         Seed of the draws, as given.
     paired : bool
@@ -289,6 +291,21 @@ def _verified(p: np.ndarray, posts, pairs) -> bool:
     return True
 
 
+def _exact_two(p_greater: np.ndarray):
+    """``_from_draws``'s numbers for two classifiers from their exact ``P(row > column)``:
+    ``P(best)`` of each is the probability that it is the greater (a tie has probability 0),
+    its expected rank 1 plus the probability that the other is; no Monte Carlo error."""
+    p = float(p_greater[0, 1])
+    zero = np.zeros(2)
+    return np.array([p, 1.0 - p]), zero, np.array([2.0 - p, 1.0 + p]), zero.copy()
+
+
+def _two_exact(T: int, mode: str) -> bool:
+    """Two classifiers whose pair is exact (or by the checked quadrature): P(best) and the
+    expected ranks follow from it, and no draws are made."""
+    return T == 2 and mode != "draws"
+
+
 def _from_draws(draws: np.ndarray, pairs: bool = True):
     """P(best) (a tie for the best shares it), expected rank (a tie, of probability 0 for these
     continuous draws, is ranked by position) and, with ``pairs``, P(row > column), with
@@ -315,8 +332,12 @@ def _result(names, labels, means, samples, draws, p_greater, mode, *, n_draws, r
     mean_diff = means[:, None] - means[None, :]
     wins = np.sum(mean_diff > 0, axis=1).astype(int)
     rnk = 1 + np.sum(wins[None, :] > wins[:, None], axis=1).astype(int)
-    p_best, p_best_se, exp_rank, exp_rank_se, greater, greater_se = _from_draws(
-        draws, pairs=mode == "draws")
+    if draws is None:  # two classifiers, exact pair (_two_exact)
+        p_best, p_best_se, exp_rank, exp_rank_se = _exact_two(p_greater)
+        n_draws = 0
+    else:
+        p_best, p_best_se, exp_rank, exp_rank_se, greater, greater_se = _from_draws(
+            draws, pairs=mode == "draws")
     if mode == "draws":
         p_greater, p_se = greater, greater_se
     else:
@@ -415,7 +436,8 @@ def rank(
     n_draws : int, optional
         Number of joint posterior draws (default 100 000, fewer for large rankings so that
         about 3e7 Beta variables are drawn, but never fewer than 10 000; the Monte Carlo
-        standard errors are reported either way).
+        standard errors are reported either way). Two classifiers need none: with the pair
+        exact, ``P(best)`` is ``P(greater)`` (``n_draws`` of the result is then 0).
     prior : Beta prior for matrix inputs (default flat); see :func:`bacc.compare`.
     rows : {"true", "predicted"}
         Orientation of matrix inputs.
@@ -454,7 +476,8 @@ def rank(
     that probability is given here (``p_greater``, each a :class:`bacc.BetaSum` survival
     function at 0). ``p_best[t]`` and ``expected_rank[t]`` are estimated from ``n_draws``
     exact, independent joint draws of the posteriors, so their Monte Carlo standard errors are
-    ``sqrt(p (1 - p) / n)`` and ``sd(rank) / sqrt(n)``. As in the paper, the posteriors are
+    ``sqrt(p (1 - p) / n)`` and ``sd(rank) / sqrt(n)``; of two classifiers they follow exactly
+    from ``p_greater`` (no draws, standard errors 0). As in the paper, the posteriors are
     treated as independent; classifiers that predicted the same examples are correlated and
     are ranked with :func:`rank_paired`.
 
@@ -513,9 +536,12 @@ def rank(
             p_greater = _exact_pairs(
                 T, lambda i, j: float(independent_difference(posts[i], posts[j]).sf(0.0)), progress
             )
-    if n_draws is None:
-        n_draws = default_draws(sum(p.a.size for p in posts))
-    draws = np.column_stack([_draw_balanced(rng, p, int(n_draws)) for p in posts])
+    if _two_exact(T, mode):
+        draws = None
+    else:
+        if n_draws is None:
+            n_draws = default_draws(sum(p.a.size for p in posts))
+        draws = np.column_stack([_draw_balanced(rng, p, int(n_draws)) for p in posts])
     phrases = {prior_phrase(p.prior_a, p.prior_b) for p in posts}
     return _result(
         nm, posts[0].cm.labels, np.array([p.mean for p in posts]),
@@ -596,6 +622,7 @@ def rank_paired(
         Number of joint posterior draws (default 100 000, fewer when each draw needs many
         Gamma variables, one per distinct right/wrong pattern of a class and one per classifier
         and class, so that about 3e7 are drawn, as in :func:`rank`; never fewer than 10 000).
+        Two classifiers with an exact pair need none, as in :func:`rank`.
     pairwise : {"auto", "exact", "draws"}
         How ``P(row > column)`` is computed: ``"exact"`` (every pair as
         :func:`bacc.compare_paired` gives it: all pairs at once by a Fourier inversion, about
@@ -632,7 +659,8 @@ def rank_paired(
     by pair, within 1e-9 of :func:`bacc.compare_paired`. Each classifier's class accuracy is
     ``Beta(k + 2c, n - k + 2c)`` whatever ``T``. ``p_best`` and ``expected_rank`` come from
     ``n_draws`` exact joint draws (the ``2**T`` cells are never listed: the prior part is drawn
-    by stick-breaking, see :mod:`bacc._engine.joint`), with Monte Carlo standard errors.
+    by stick-breaking, see :mod:`bacc._engine.joint`), with Monte Carlo standard errors; of two
+    classifiers, from the exact pair.
     Classes without true examples are left out with a warning.
 
     References
@@ -829,10 +857,14 @@ def _paired_ranking(classes, ti, codes, n, nm, mode, c, rng, weights, n_draws, r
     if mode in ("exact", "auto"):
         p_greater = _paired_exact(patterns, w, c, progress, strict=mode == "exact")
         mode = "exact" if p_greater is not None else "draws"
-    if n_draws is None:
-        # the Gamma variables of each draw: one per observed pattern and a share per classifier
-        n_draws = default_draws(sum(cnt.size + T for _, cnt in patterns))
-    draws = draw_joint_balanced(patterns, w, c, int(n_draws), rng)
+    if _two_exact(T, mode):
+        draws = None
+    else:
+        if n_draws is None:
+            # the Gamma variables of each draw: one per observed pattern and a share per
+            # classifier
+            n_draws = default_draws(sum(cnt.size + T for _, cnt in patterns))
+        draws = draw_joint_balanced(patterns, w, c, int(n_draws), rng)
     phrase = (
         f"paired Dirichlet prior {c:g} per cell of each pair (marginally Beta({2 * c:g}, "
         f"{2 * c:g}) per class)"

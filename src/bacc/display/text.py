@@ -433,13 +433,16 @@ def comparison_text(c) -> str:
 def ranking_rows(r):
     """Header and rows of the ranking table and of the matrix of P(row > column)."""
     header = ["classifier", "rank", "wins", "posterior mean", "P(best)", "E[rank]"]
+    exact = r.n_draws == 0  # two classifiers: from their exact pair, no Monte Carlo error
     rows = [
         [
             str(r.names[i]),
             str(r.rank[i]),
             str(r.wins[i]),
             fmt.number(r.mean_balanced_accuracy[i]),
+            fmt.number(r.p_best[i]) if exact else
             f"{fmt.number(r.p_best[i])} ± {fmt.number(r.p_best_se[i])}",
+            fmt.number(r.expected_rank[i]) if exact else
             f"{fmt.number(r.expected_rank[i])} ± {fmt.number(r.expected_rank_se[i])}",
         ]
         for i in r.order
@@ -487,6 +490,7 @@ def ranking_title(r) -> str:
         f"model: {r.model}",
         f"prior: {r.prior}",
         "wins: by the sign of the posterior mean difference (Carrillo et al. 2014, section 4.5)",
+        "P(best), E[rank]: exact, from P(row > column) of the two" if r.n_draws == 0 else
         f"P(best), E[rank]: {r.n_draws} posterior draws, seed {r.random_state!r}, ± Monte Carlo "
         "standard error",
         pairwise,
