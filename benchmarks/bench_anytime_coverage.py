@@ -22,7 +22,7 @@ Also printed: widths at the tuned size against the fixed-n interval, and the cos
 interval (``anytime_interval`` against ``exact_interval`` in the same process).
 
 Run:  python benchmarks/bench_anytime_coverage.py            (10 000 streams of 10 000 labels)
-      python benchmarks/bench_anytime_coverage.py --quick    (300 streams of 1 000 labels: a smoke
+      python benchmarks/bench_anytime_coverage.py --quick    (150 streams of 1 000 labels: a smoke
                                                              test; the figures come from the full run)
 """
 
@@ -134,7 +134,7 @@ def widths() -> list[str]:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    labels, streams, union_streams = (1000, 300, 60) if quick else (10_000, 10_000, 1000)
+    labels, streams, union_streams = (1000, 150, 30) if quick else (10_000, 10_000, 1000)
     print(machine())
     print(f"{streams} streams of {labels} labels, looked at after every label; 95 %, two-sided; "
           f"tuned for {TUNED} examples (per class)")

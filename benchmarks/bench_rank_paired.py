@@ -17,7 +17,7 @@ difference between our pairs and the baseline's on the pairs timed.
 
 Run:  python benchmarks/bench_rank_paired.py [--quick]
 
-``--quick``: 10 classifiers, 4 classes, 1 000 examples, 4 baseline pairs.
+``--quick``: 8 classifiers, 3 classes, 600 examples, 3 baseline pairs.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="a small design, a few baseline pairs")
     args = ap.parse_args(argv)
-    T, l, n, sample = (10, 4, 1000, 4) if args.quick else (20, 10, 5000, 12)
+    T, l, n, sample = (8, 3, 600, 3) if args.quick else (20, 10, 5000, 12)
     y, preds = design(T, l, n)
     right = np.column_stack([p == y for p in preds.values()])
     patterns = class_patterns(right, y, l)
