@@ -186,10 +186,13 @@ def barycentric_values(pts: np.ndarray, w: np.ndarray, at: np.ndarray, values: n
     ``w``): ``barycentric_matrix(pts, w, at) @ values`` as the quotient of the two sums of the
     second barycentric formula, without forming and normalising the matrix.
 
-    The weights ``w / (at - pts)`` are formed in place in one array (three passes over it in
-    all, where testing every difference for 0 first took two more and a second array: 5 times
-    slower). A point of ``at`` that is a node (a difference of 0, so an infinite weight) makes a
-    sum not finite: then the matrix, which takes the node's value exactly.
+    The weights ``w / (at - pts)`` are formed in place in the array of differences, and a node
+    is found by its weight rather than by testing every difference for 0 first: one large
+    temporary array instead of three. A point of ``at`` that is a node (a difference of 0, so an
+    infinite weight) makes a sum not finite: then the matrix, which takes the node's value
+    exactly. Measured for 700 points on 136 nodes: 0.81 ms -> 0.16 ms with glibc's default
+    allocator (which can map fresh pages for each large temporary), 0.17 ms -> 0.16 ms where
+    the process keeps the memory it frees.
     """
     q = np.subtract(at[:, None], pts[None, :])
     with np.errstate(divide="ignore", invalid="ignore"):
