@@ -48,7 +48,7 @@ def test_p_best_and_expected_rank_agree_with_exact_pairwise_probabilities():
     assert r2.p_best[0] == pytest.approx(p, abs=1e-15)
     assert r2.expected_rank.tolist() == pytest.approx([2 - p, 1 + p], abs=1e-15)
     assert r2.p_best_se.tolist() == r2.expected_rank_se.tolist() == [0.0, 0.0]
-    assert "exact" in str(r2) and "±" not in str(r2).split("P(row > column)")[1]
+    assert "no draws" in str(r2) and "±" not in str(r2).split("P(row > column)")[1]
     d2 = rank([C1, C4], pairwise="draws", n_draws=200_000)
     assert d2.n_draws == 200_000 and abs(d2.p_best[0] - p) < 4 * d2.p_best_se[0]
     r = rank([C1, C2, C3, C4], n_draws=200_000)

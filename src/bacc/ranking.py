@@ -291,7 +291,7 @@ def _verified(p: np.ndarray, posts, pairs) -> bool:
     return True
 
 
-def _exact_two(p_greater: np.ndarray):
+def _best_and_ranks_of_two(p_greater: np.ndarray):
     """``_from_draws``'s numbers for two classifiers from their exact ``P(row > column)``:
     ``P(best)`` of each is the probability that it is the greater (a tie has probability 0),
     its expected rank 1 plus the probability that the other is; no Monte Carlo error."""
@@ -300,7 +300,7 @@ def _exact_two(p_greater: np.ndarray):
     return np.array([p, 1.0 - p]), zero, np.array([2.0 - p, 1.0 + p]), zero.copy()
 
 
-def _two_exact(T: int, mode: str) -> bool:
+def _decided_by_the_pair(T: int, mode: str) -> bool:
     """Two classifiers whose pair is exact (or by the checked quadrature): P(best) and the
     expected ranks follow from it, and no draws are made."""
     return T == 2 and mode != "draws"
@@ -332,8 +332,8 @@ def _result(names, labels, means, samples, draws, p_greater, mode, *, n_draws, r
     mean_diff = means[:, None] - means[None, :]
     wins = np.sum(mean_diff > 0, axis=1).astype(int)
     rnk = 1 + np.sum(wins[None, :] > wins[:, None], axis=1).astype(int)
-    if draws is None:  # two classifiers, exact pair (_two_exact)
-        p_best, p_best_se, exp_rank, exp_rank_se = _exact_two(p_greater)
+    if draws is None:  # two classifiers (_decided_by_the_pair)
+        p_best, p_best_se, exp_rank, exp_rank_se = _best_and_ranks_of_two(p_greater)
         n_draws = 0
     else:
         p_best, p_best_se, exp_rank, exp_rank_se, greater, greater_se = _from_draws(
@@ -536,7 +536,7 @@ def rank(
             p_greater = _exact_pairs(
                 T, lambda i, j: float(independent_difference(posts[i], posts[j]).sf(0.0)), progress
             )
-    if _two_exact(T, mode):
+    if _decided_by_the_pair(T, mode):
         draws = None
     else:
         if n_draws is None:
@@ -857,7 +857,7 @@ def _paired_ranking(classes, ti, codes, n, nm, mode, c, rng, weights, n_draws, r
     if mode in ("exact", "auto"):
         p_greater = _paired_exact(patterns, w, c, progress, strict=mode == "exact")
         mode = "exact" if p_greater is not None else "draws"
-    if _two_exact(T, mode):
+    if _decided_by_the_pair(T, mode):
         draws = None
     else:
         if n_draws is None:

@@ -433,7 +433,7 @@ def comparison_text(c) -> str:
 def ranking_rows(r):
     """Header and rows of the ranking table and of the matrix of P(row > column)."""
     header = ["classifier", "rank", "wins", "posterior mean", "P(best)", "E[rank]"]
-    exact = r.n_draws == 0  # two classifiers: from their exact pair, no Monte Carlo error
+    exact = r.n_draws == 0  # two classifiers: from their pair, no Monte Carlo error
     rows = [
         [
             str(r.names[i]),
@@ -490,7 +490,7 @@ def ranking_title(r) -> str:
         f"model: {r.model}",
         f"prior: {r.prior}",
         "wins: by the sign of the posterior mean difference (Carrillo et al. 2014, section 4.5)",
-        "P(best), E[rank]: exact, from P(row > column) of the two" if r.n_draws == 0 else
+        "P(best), E[rank]: from P(row > column) of the two, no draws" if r.n_draws == 0 else
         f"P(best), E[rank]: {r.n_draws} posterior draws, seed {r.random_state!r}, ± Monte Carlo "
         "standard error",
         pairwise,
