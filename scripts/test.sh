@@ -9,12 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   need=()
-  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
   command -v java >/dev/null 2>&1 || need+=(openjdk-17-jre-headless)
   if [ ${#need[@]} -gt 0 ]; then
     echo "installing ${need[*]} (apt-get)"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}") >/dev/null \
-      || echo "could not install ${need[*]}; the tests that need them will be skipped"
+      || echo "could not install ${need[*]}; the tests that need them use what is installed or are skipped"
   fi
 fi
 python -m pip install --quiet -e ".[test,docs]"

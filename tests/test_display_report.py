@@ -1,7 +1,8 @@
 """The HTML report (bacc.display.report): escaping, self-containment, and a real headless browser.
 
-The browser tests drive Debian's ``chromium`` (``/usr/bin/chromium``) through Playwright; they
-are skipped, with the reason, when either is missing. At 390, 768 and 1280 px they measure, on
+The browser tests drive Debian's headless Chromium (``/usr/bin/chromium-headless-shell``, or the
+full ``/usr/bin/chromium``) through Playwright (tests/support/browser.py); they are skipped, with
+the reason, when the browser or the driver is missing. At 390, 768 and 1280 px they measure, on
 a small page, on the demo report and on a report of 1 000 groups: that nothing runs off the
 screen sideways (outside a scroll box), that every headline number is visible without
 scrolling sideways, that no text of a figure runs off its picture, and the smallest rendered
@@ -11,8 +12,8 @@ table, grid and figure (``LAYOUT``): no cell clipped, no table or grid cut (a ta
 inside its box only with the hint above it, and at 1280 px none scrolls), no figure text struck
 by a line. CI installs them with::
 
-    apt-get install -y chromium        # Debian package: /usr/bin/chromium
-    pip install playwright             # the Python driver; no browser download is needed
+    apt-get install -y chromium-headless-shell   # Debian package: /usr/bin/chromium-headless-shell
+    pip install playwright                       # the Python driver; no browser download is needed
 """
 
 from __future__ import annotations
