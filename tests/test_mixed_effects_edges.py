@@ -145,3 +145,34 @@ def test_normal_binomial_perfect_and_all_wrong_subjects(k, n):
 def test_normal_binomial_perfect_and_all_wrong_subjects_to_the_promised_accuracy(k, n):
     cdf_gap, mean_gap = _normal_binomial_gap(tuple(k), tuple(n))
     assert cdf_gap <= TOL and mean_gap <= 1e-9
+
+
+@pytest.mark.parametrize("model", ["normal-binomial", "beta-binomial"])
+def test_mass_at_the_ends_is_bounded_by_the_quadrature_weights(model):
+    """Whether a class is summed exactly at 0 and 1 is decided by the bounds of its mass near
+    the ends that the fit's quadrature weights give, where they decide: on fits from smooth to
+    all-perfect, the bounds hold the mass of the tabulated logit density (the independent
+    way: its CDF and survival function), and the decision is the one that mass gives."""
+    from bacc import mixed_effects as me
+    from bacc._engine.hierarchy import BetaBinomialPrior, ClassFit, NormalBinomialPrior
+
+    prior = BetaBinomialPrior() if model == "beta-binomial" else NormalBinomialPrior()
+    rng = np.random.default_rng(3)
+    decided = 0
+    sides = set()
+    for case in range(20):
+        m = int(rng.integers(2, 9))
+        n = rng.integers(1, 60, m)
+        spread = rng.choice([0.05, 0.5, 3.0])
+        p = special.expit(rng.normal(rng.uniform(-3.0, 5.0), spread, m))
+        k = rng.binomial(n, p) if case % 4 else n  # every fourth case all perfect
+        fit = ClassFit(k, n, model, prior)
+        for h in (1e-3, 1e-2, 0.05):
+            edge = min(me._EDGE_STEPS * h, 0.25)
+            lo, hi = fit.tail_mass_bounds(float(np.log1p(-edge) - np.log(edge)))
+            mass = me._end_mass(fit, h)
+            assert lo <= mass * (1 + 1e-9) + 1e-15 and mass <= hi * (1 + 1e-9) + 1e-15, (lo, mass, hi)
+            assert me._at_an_end(fit, h) == (mass > me._EDGE_MASS)
+            decided += hi < 0.5 * me._EDGE_MASS or lo > 2.0 * me._EDGE_MASS
+            sides.add(mass > me._EDGE_MASS)
+    assert sides == {True, False} and decided >= 45  # both sides met; the bounds decide most (53, 57 of 60)

@@ -332,7 +332,7 @@ class Population:
         out = []
         for i, f in enumerate(self._fits):
             what = f"class {self.labels[i]!r}"
-            if i in edge or (_end_mass(f, h) > _EDGE_MASS):
+            if i in edge or _at_an_end(f, h):
                 acc = _edge_average([f], None, [f], what)
             elif dens[i].size > 2:
                 acc = _grid_average([starts[i]], h, [dens[i]], what)
@@ -718,7 +718,7 @@ def population(
                      "the other subjects inform it")  # fmt: skip
     fits = tuple(ClassFit(k[i], n[i], model, pr) for i in range(l))
     h, starts, dens = _sampled([_population_part(f) for f in fits], "population balanced accuracy", STEPS_PER_SD)
-    edge = [i for i, f in enumerate(fits) if _end_mass(f, h) > _EDGE_MASS]
+    edge = [i for i, f in enumerate(fits) if _at_an_end(f, h)]
     levels = len(edge) - (len(edge) == l)  # an end class is the innermost when none is smooth
     if edge and levels > _MAX_LEVELS:
         notes.append(f"{len(edge)} of the {l} classes have much of their mass at 0 or 1 (perfect "
@@ -758,6 +758,26 @@ def _end_mass(fit: ClassFit, h: float) -> float:
     x = np.array([np.log(edge) - np.log1p(-edge), np.log1p(-edge) - np.log(edge)])
     v = table.values(x, ("cdf", "sf"))
     return float(v["cdf"][0] + v["sf"][1])
+
+
+def _at_an_end(fit: ClassFit, h: float) -> bool:
+    """Whether :func:`_end_mass` is above ``_EDGE_MASS``: the class is summed by
+    :class:`_EdgeSum`.
+
+    Decided by the bounds of that mass from the fit's quadrature weights
+    (:meth:`ClassFit.tail_mass_bounds`) where they lie, with a factor of 2 to spare, on one side
+    of ``_EDGE_MASS``; otherwise by the mass itself, which needs the class's logit density
+    tabulated (:attr:`ClassFit.logit_table`; a quarter of the time of a typical population
+    fit, which a class without mass at the ends does not need otherwise). The decision is the
+    same either way (``tests/test_mixed_effects_edges.py``).
+    """
+    edge = min(_EDGE_STEPS * h, 0.25)
+    lo, hi = fit.tail_mass_bounds(float(np.log1p(-edge) - np.log(edge)))
+    if hi < 0.5 * _EDGE_MASS:
+        return False
+    if lo > 2.0 * _EDGE_MASS:
+        return True
+    return _end_mass(fit, h) > _EDGE_MASS
 
 
 class _EdgeSum:

@@ -470,6 +470,7 @@ class ClassFit:
         self._lpf = lpf
         self.v = v
         self._lp, self._centre, self._scale, self._umax, self._dv = lp, centre, scale, _U, dv
+        self._du = du
         self.x = centre[:, None] + scale[:, None] * (_U * fpts)[None, :]
         self._cpts, self._cw = cpts, cw
         logw = lpf + np.log(scale * du * dv)[:, None]
@@ -607,6 +608,21 @@ class ClassFit:
         h = self.logit_moments()[1] / _LOGIT_STEPS
         grid = lo + h * np.arange(int(np.ceil((hi - lo) / h)) + 1)
         return GridSum([lo], h, [self.logit_density(grid)], 1.0)
+
+    def tail_mass_bounds(self, t: float) -> tuple[float, float]:
+        """Bounds of the posterior mass of ``x`` below ``-t`` and above ``t`` (``t > 0``), read
+        from the quadrature rule's weights without the logit density.
+
+        Each weight is the mass of a cell one node spacing wide about its node (the trapezoidal
+        rule in ``u``; to the rule's accuracy). The nodes at least a spacing beyond the two
+        points have their whole cells beyond them (the lower bound); the nodes up to a spacing
+        short of them include every cell that reaches beyond (the upper bound).
+        """
+        d = (self._scale * self._du)[:, None]  # the node spacing of each row, in x
+        x = self.x
+        inner = (x < -t - d) | (x > t + d)
+        outer = (x < -t + d) | (x > t - d)
+        return float(self.weights[inner].sum()), float(self.weights[outer].sum())
 
     def population_density(self, g) -> np.ndarray:
         """Posterior density of the population accuracy at ``g`` (in (0, 1))."""
