@@ -160,7 +160,7 @@ def test_mass_at_the_ends_is_bounded_by_the_quadrature_weights(model):
     rng = np.random.default_rng(3)
     decided = 0
     sides = set()
-    for case in range(20):
+    for case in range(12):
         m = int(rng.integers(2, 9))
         n = rng.integers(1, 60, m)
         spread = rng.choice([0.05, 0.5, 3.0])
@@ -175,4 +175,4 @@ def test_mass_at_the_ends_is_bounded_by_the_quadrature_weights(model):
             assert me._at_an_end(fit, h) == (mass > me._EDGE_MASS)
             decided += hi < 0.5 * me._EDGE_MASS or lo > 2.0 * me._EDGE_MASS
             sides.add(mass > me._EDGE_MASS)
-    assert sides == {True, False} and decided >= 45  # both sides met; the bounds decide most (53, 57 of 60)
+    assert sides == {True, False} and decided >= 27  # both sides met; the bounds decide most
