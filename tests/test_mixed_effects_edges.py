@@ -204,8 +204,7 @@ def test_mass_at_the_ends_is_bounded_by_the_quadrature_weights(model):
         k = rng.binomial(n, p) if case % 4 else n  # every fourth case all perfect
         fit = ClassFit(k, n, model, prior)
         for h in (1e-3, 1e-2, 0.05):
-            edge = min(me._EDGE_STEPS * h, 0.25)
-            lo, hi = fit.tail_mass_bounds(float(np.log1p(-edge) - np.log(edge)))
+            lo, hi = fit.tail_mass_bounds(me._end_logit(h))
             mass = me._end_mass(fit, h)
             assert lo <= mass * (1 + 1e-9) + 1e-15 and mass <= hi * (1 + 1e-9) + 1e-15, (lo, mass, hi)
             assert me._at_an_end(fit, h) == (mass > me._EDGE_MASS)

@@ -751,12 +751,17 @@ _MAX_LEVELS = 1  # nested quadratures at most (their cost grows as nodes^levels)
 _W = 36.0  # the logistic map's range in w (the ends left out hold below e^-36)
 
 
+def _end_logit(h: float) -> float:
+    """``t > 0`` such that the accuracies within ``_EDGE_STEPS`` steps ``h`` of 0 or 1 are the
+    logits below ``-t`` and above ``t``."""
+    edge = min(_EDGE_STEPS * h, 0.25)
+    return float(np.log1p(-edge) - np.log(edge))
+
+
 def _end_mass(fit: ClassFit, h: float) -> float:
     """Mass of a class's population accuracy within ``_EDGE_STEPS`` steps ``h`` of 0 or 1."""
-    table = fit.logit_table
-    edge = min(_EDGE_STEPS * h, 0.25)
-    x = np.array([np.log(edge) - np.log1p(-edge), np.log1p(-edge) - np.log(edge)])
-    v = table.values(x, ("cdf", "sf"))
+    t = _end_logit(h)
+    v = fit.logit_table.values(np.array([-t, t]), ("cdf", "sf"))
     return float(v["cdf"][0] + v["sf"][1])
 
 
@@ -773,8 +778,7 @@ def _at_an_end(fit: ClassFit, h: float) -> bool:
     the mass gives: ``tests/test_mixed_effects_edges.py`` checks the bounds against the mass,
     and the decision, on fits from smooth to all perfect.
     """
-    edge = min(_EDGE_STEPS * h, 0.25)
-    lo, hi = fit.tail_mass_bounds(float(np.log1p(-edge) - np.log(edge)))
+    lo, hi = fit.tail_mass_bounds(_end_logit(h))
     if hi < 0.5 * _EDGE_MASS:
         return False
     if lo > 2.0 * _EDGE_MASS:
